@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lakeload/lakeload/paimon/catalog"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/write"
+)
+
+// Exit codes, documented in docs/cli.md.
+const (
+	exitOK          = 0
+	exitFailure     = 1   // unexpected failure (I/O, corrupt table, bug)
+	exitUsage       = 2   // bad command line
+	exitInput       = 3   // bad input data: a file, row or value is at fault
+	exitTable       = 4   // table missing, already present, or not supported
+	exitConflict    = 5   // commit conflict with another writer; running again re-plans
+	exitInterrupted = 130 // stopped by Ctrl-C / SIGTERM
+)
+
+// usageError marks errors in the command line.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// inputError marks errors in the input data.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+func exitCode(ctx context.Context, err error) int {
+	var ue usageError
+	var ie inputError
+	switch {
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &ie):
+		return exitInput
+	case errors.Is(err, catalog.ErrTableNotExist), errors.Is(err, catalog.ErrTableExist),
+		errors.Is(err, catalog.ErrDatabaseNotExist), errors.Is(err, catalog.ErrBadName),
+		errors.Is(err, write.ErrUnsupportedTable):
+		return exitTable
+	case errors.Is(err, commit.ErrConflict):
+		return exitConflict
+	}
+	return exitFailure
+}

@@ -1,0 +1,96 @@
+package oracle
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// javaOpens are the JDK 17 module opens Paimon's own tests use; cheap insurance for its unsafe access.
+var javaOpens = []string{
+	"--add-opens=java.base/java.nio=ALL-UNNAMED",
+	"--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+	"--add-opens=java.base/java.lang=ALL-UNNAMED",
+	"--add-opens=java.base/java.util=ALL-UNNAMED",
+}
+
+// RepoRoot returns the directory holding lakeload's go.mod, searched upwards from the working directory.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.Contains(b, []byte("module github.com/lakeload/lakeload\n")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("oracle: lakeload repository root (go.mod) not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// javaCommand resolves the Java oracle command line.
+func javaCommand() ([]string, error) {
+	spec := os.Getenv("LAKELOAD_JAVA_ORACLE")
+	if spec != "" && !strings.HasSuffix(spec, ".jar") {
+		return strings.Fields(spec), nil
+	}
+	jar := spec
+	if jar == "" {
+		root, err := RepoRoot()
+		if err != nil {
+			return nil, err
+		}
+		jar = filepath.Join(root, "oracle", "java", "target", "paimon-oracle.jar")
+	}
+	if _, err := os.Stat(jar); err != nil {
+		return nil, fmt.Errorf("java oracle jar %s not found", jar)
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		return nil, errors.New("java not found on PATH")
+	}
+	args := append([]string{java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss4m"}, javaOpens...)
+	return append(args, "-jar", jar), nil
+}
+
+// pyCommand resolves the pypaimon oracle command line.
+func pyCommand() ([]string, error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	script := filepath.Join(root, "oracle", "py", "paimon_oracle.py")
+	py := os.Getenv("LAKELOAD_PY")
+	if py == "" {
+		home, _ := os.UserHomeDir()
+		cache := os.Getenv("LAKELOAD_CACHE")
+		if cache == "" {
+			cache = filepath.Join(home, ".cache", "lakeload")
+		}
+		for _, c := range []string{
+			filepath.Join(root, ".venv", "bin", "python"),
+			filepath.Join(cache, "venv", "bin", "python"),
+			filepath.Join(home, ".cache", "lakeload-venv", "bin", "python"),
+		} {
+			if _, err := os.Stat(c); err == nil {
+				py = c
+				break
+			}
+		}
+		if py == "" {
+			return nil, errors.New("no python with pypaimon found (.venv, $LAKELOAD_CACHE/venv, ~/.cache/lakeload-venv)")
+		}
+	} else if _, err := exec.LookPath(py); err != nil {
+		return nil, fmt.Errorf("LAKELOAD_PY=%s: %v", py, err)
+	}
+	return []string{py, "-u", script}, nil
+}

@@ -1,0 +1,13 @@
+// Package commit turns commit messages into Paimon snapshots (Java FileStoreCommitImpl).
+//
+// Order of a commit attempt: delta manifest → delta manifest list → base manifest list → snapshot-N
+// created with WriteIfAbsent → LATEST hint. Existing manifests are never modified or deleted.
+//
+// Invariants:
+//   - One (commitUser, commitIdentifier, commitKind) lands at most once: after an attempt whose outcome
+//     is unknown (an error other than losing the snapshot race), the next attempt first scans the
+//     snapshots created since the attempt started and returns the one carrying this commit.
+//   - When another writer wins snapshot N, the commit is re-planned against the new latest snapshot and
+//     Java's conflict checks run again (deleted files still live, bucket counts agree, level ≥ 1 key ranges
+//     of PK tables do not overlap).
+package commit

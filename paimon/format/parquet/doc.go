@@ -1,0 +1,17 @@
+// Package parquet is lakeload's Paimon data-file layer: it maps Paimon types to Arrow and to the
+// Parquet layout Java Paimon writes (ParquetSchemaConverter), writes data files that Java 1.x/2.x
+// and pypaimon read, computes the file's value statistics, and reads data files back as Arrow.
+//
+// Invariants:
+//   - Writer emits only PLAIN and dictionary (PLAIN/RLE_DICTIONARY) value encodings, RLE levels,
+//     data page v1, root message "paimon_schema", Java's physical type per Paimon type (§6.2):
+//     TINYINT/SMALLINT INT32+INT(8/16), DECIMAL INT32/INT64/FIXED_LEN_BYTE_ARRAY by precision,
+//     TIMESTAMP p<=3 INT64 millis, p<=6 INT64 micros, p>6 INT96 (Java 1.0/1.1 reject anything else
+//     for p>6), and Java's field ids (nested ids per SpecialFields; negative ids are omitted).
+//   - FileStats are computed from the values written, never from Parquet metadata, with Java's
+//     comparator and its default metadata.stats-mode truncate(16).
+//   - FileStats.FileSize is the exact number of bytes handed to the io.Writer.
+//   - Decoders never panic: malformed files yield errors wrapping spec.ErrCorrupt.
+//
+// Datums follow paimon/spec/types.go (DatumAt / AppendDatum convert between Arrow and Datums).
+package parquet

@@ -1,0 +1,11 @@
+// Package read plans scans of a Paimon table and reads its rows (Java DataTableBatchScan +
+// MergeFileSplitRead / RawFileSplitRead).
+//
+// Invariants (they mirror Java's batch read so that lakeload, Java and pypaimon see the same rows):
+//   - A scan reads the live files of one snapshot: base + delta manifests with ADD/DELETE cancelled.
+//   - For primary-key tables with deletion vectors or merge-engine first-row, level-0 files are
+//     skipped, as Java's batch scan does.
+//   - Overlapping files of a bucket are merged by key with the table's merge function; a section made
+//     of one file without retract rows is read as is.
+//   - Deletion vectors remove rows by position before anything else sees them.
+package read

@@ -1,0 +1,228 @@
+package read
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/mergetree"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/dv"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+const batchRows = 8192
+
+// fileReader reads data files into KeyValues whose Value is in the table's current column order.
+type fileReader struct {
+	t       *table.Table
+	paths   *table.Paths
+	schemas map[int64]*spec.TableSchema
+	keyIdx  []int
+}
+
+func newFileReader(t *table.Table) *fileReader {
+	fr := &fileReader{t: t, paths: t.NewPaths(), schemas: map[int64]*spec.TableSchema{t.Schema.ID: t.Schema}}
+	for _, k := range t.Schema.TrimmedPrimaryKeys() {
+		_, pos, _ := t.Schema.Field(k)
+		fr.keyIdx = append(fr.keyIdx, pos)
+	}
+	return fr
+}
+
+func (fr *fileReader) schema(ctx context.Context, id int64) (*spec.TableSchema, error) {
+	if s, ok := fr.schemas[id]; ok {
+		return s, nil
+	}
+	s, err := fr.t.Schemas().Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	fr.schemas[id] = s
+	return s, nil
+}
+
+// columnPlan maps the current schema's fields onto the columns of a file written with schema fileSchema
+// (by field id, as Java does): colName[i] is the file column holding field i, or "" (null).
+func columnPlan(cur, file *spec.TableSchema) ([]string, error) {
+	byID := map[int]spec.DataField{}
+	for _, f := range file.Fields {
+		byID[f.ID] = f
+	}
+	out := make([]string, len(cur.Fields))
+	for i, f := range cur.Fields {
+		ff, ok := byID[f.ID]
+		if !ok {
+			continue
+		}
+		if ff.Type.Root != f.Type.Root {
+			return nil, fmt.Errorf("column %s changed type from %s to %s (schema %d → %d); type changes are not supported yet",
+				f.Name, ff.Type, f.Type, file.ID, cur.ID)
+		}
+		out[i] = ff.Name
+	}
+	return out, nil
+}
+
+// read calls fn for every row of file f not removed by its deletion vector.
+func (fr *fileReader) read(ctx context.Context, s Split, f manifest.DataFileMeta, fn func(mergetree.KeyValue) error) error {
+	path, err := fr.paths.DataFile(s.Partition, s.Bucket, f.FileName, f.ExternalPath)
+	if err != nil {
+		return err
+	}
+	fileSchema, err := fr.schema(ctx, f.SchemaID)
+	if err != nil {
+		return fmt.Errorf("data file %s: %w", path, err)
+	}
+	plan, err := columnPlan(fr.t.Schema, fileSchema)
+	if err != nil {
+		return fmt.Errorf("data file %s: %w", path, err)
+	}
+	var deleted dv.DeletionVector
+	if d, ok := s.Deletions[f.FileName]; ok {
+		if deleted, err = fr.readDV(ctx, d); err != nil {
+			return fmt.Errorf("deletion vector of %s: %w", path, err)
+		}
+	}
+	pk := fr.t.HasPrimaryKey()
+	cols := make([]string, 0, len(plan)+2)
+	if pk {
+		cols = append(cols, "_SEQUENCE_NUMBER", "_VALUE_KIND")
+	}
+	for _, c := range plan {
+		if c != "" {
+			cols = append(cols, c)
+		}
+	}
+	fields := fr.t.Schema.Fields
+	var pos int64
+	return forEachBatch(ctx, fr.t.FS, path, f.FileSize, cols, func(rec arrow.RecordBatch) error {
+		idx := map[string]int{}
+		for i, fd := range rec.Schema().Fields() {
+			idx[fd.Name] = i
+		}
+		n := int(rec.NumRows())
+		for r := 0; r < n; r, pos = r+1, pos+1 {
+			if deleted != nil && deleted.IsDeleted(pos) {
+				continue
+			}
+			kv := mergetree.KeyValue{Value: make([]any, len(fields))}
+			for i, c := range plan {
+				if c == "" {
+					continue
+				}
+				ci, ok := idx[c]
+				if !ok {
+					return fmt.Errorf("data file %s has no column %s", path, c)
+				}
+				v, err := parquet.DatumAt(rec.Column(ci), r, fields[i].Type)
+				if err != nil {
+					return fmt.Errorf("data file %s row %d column %s: %w", path, pos, c, err)
+				}
+				kv.Value[i] = v
+			}
+			if pk {
+				seq, ok1 := idx["_SEQUENCE_NUMBER"]
+				kind, ok2 := idx["_VALUE_KIND"]
+				if !ok1 || !ok2 {
+					return fmt.Errorf("data file %s of a primary-key table lacks _SEQUENCE_NUMBER/_VALUE_KIND", path)
+				}
+				sv, err := parquet.DatumAt(rec.Column(seq), r, spec.DataType{Root: spec.BigInt})
+				if err != nil {
+					return err
+				}
+				kd, err := parquet.DatumAt(rec.Column(kind), r, spec.DataType{Root: spec.TinyInt})
+				if err != nil {
+					return err
+				}
+				kv.Seq, kv.Kind = sv.(int64), spec.RowKind(kd.(int8))
+				kv.Key = make([]any, len(fr.keyIdx))
+				for j, p := range fr.keyIdx {
+					kv.Key[j] = kv.Value[p]
+				}
+			}
+			if err := fn(kv); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (fr *fileReader) readDV(ctx context.Context, d DeletionFile) (dv.DeletionVector, error) {
+	f, err := fr.t.FS.Open(ctx, fileio.Join(fr.paths.IndexDir(), d.IndexFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return dv.ReadDeletionVector(f, d.Meta)
+}
+
+// run returns the records of files (one sorted run, files in key order) as a mergetree.Run.
+// The run is materialised file by file.
+func (fr *fileReader) run(ctx context.Context, s Split, files []manifest.DataFileMeta) (mergetree.Run, error) {
+	return &fileRun{ctx: ctx, fr: fr, s: s, files: files}, nil
+}
+
+type fileRun struct {
+	ctx   context.Context
+	fr    *fileReader
+	s     Split
+	files []manifest.DataFileMeta
+	buf   []mergetree.KeyValue
+	pos   int
+}
+
+func (r *fileRun) Next() (mergetree.KeyValue, bool, error) {
+	for r.pos >= len(r.buf) {
+		if len(r.files) == 0 {
+			return mergetree.KeyValue{}, false, nil
+		}
+		f := r.files[0]
+		r.files = r.files[1:]
+		r.buf, r.pos = r.buf[:0], 0
+		err := r.fr.read(r.ctx, r.s, f, func(kv mergetree.KeyValue) error {
+			r.buf = append(r.buf, kv)
+			return nil
+		})
+		if err != nil {
+			return mergetree.KeyValue{}, false, err
+		}
+	}
+	kv := r.buf[r.pos]
+	r.pos++
+	return kv, true, nil
+}
+
+// forEachBatch reads the given columns of a data file in batches.
+func forEachBatch(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, fn func(arrow.RecordBatch) error) error {
+	f, err := fs.Open(ctx, path)
+	if err != nil {
+		return fmt.Errorf("open data file: %w", err)
+	}
+	defer f.Close()
+	if size <= 0 {
+		size = f.Size()
+	}
+	rd, err := parquet.OpenReader(f, size)
+	if err != nil {
+		return fmt.Errorf("data file %s: %w", path, err)
+	}
+	it, err := rd.Read(ctx, columns, batchRows)
+	if err != nil {
+		return fmt.Errorf("data file %s: %w", path, err)
+	}
+	defer it.Release()
+	for it.Next() {
+		if err := fn(it.RecordBatch()); err != nil {
+			return err
+		}
+	}
+	if err := it.Err(); err != nil {
+		return fmt.Errorf("data file %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package read
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lakeload/lakeload/paimon/mergetree"
+	"github.com/lakeload/lakeload/paimon/spec/binrow"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// Reader reads splits of one table. It is not safe for concurrent use.
+type Reader struct {
+	t     *table.Table
+	files *fileReader
+	merge *mergetree.Config // nil for append tables
+}
+
+// NewReader returns a reader of t's rows in its latest schema.
+func NewReader(t *table.Table) (*Reader, error) {
+	r := &Reader{t: t, files: newFileReader(t)}
+	if t.HasPrimaryKey() {
+		c, err := mergetree.NewConfig(t.Schema)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", t.Path, err)
+		}
+		r.merge = c
+	}
+	return r, nil
+}
+
+// ReadSplit calls emit with every visible row of s, in the table's column order. Rows of a
+// primary-key split come in key order. emit must not keep row after it returns.
+func (r *Reader) ReadSplit(ctx context.Context, s Split, emit func(row []any) error) error {
+	if r.merge == nil || r.rawReadable(s) {
+		for _, f := range s.Files {
+			if err := r.files.read(ctx, s, f, func(kv mergetree.KeyValue) error { return emit(kv.Value) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	keyTypes := r.t.KeyTypes()
+	ranges := make([]mergetree.FileRange, len(s.Files))
+	for i, f := range s.Files {
+		lo, err := binrow.Deserialize(keyTypes, f.MinKey)
+		if err != nil {
+			return fmt.Errorf("min key of %s: %w", f.FileName, err)
+		}
+		hi, err := binrow.Deserialize(keyTypes, f.MaxKey)
+		if err != nil {
+			return fmt.Errorf("max key of %s: %w", f.FileName, err)
+		}
+		ranges[i] = mergetree.FileRange{ID: i, MinKey: lo, MaxKey: hi}
+	}
+	for _, section := range mergetree.IntervalPartition(r.merge, ranges) {
+		if len(section) == 1 && len(section[0]) == 1 && !hasRetracts(s.Files[section[0][0].ID]) {
+			f := s.Files[section[0][0].ID]
+			if err := r.files.read(ctx, s, f, func(kv mergetree.KeyValue) error { return emit(kv.Value) }); err != nil {
+				return err
+			}
+			continue
+		}
+		runs := make([]mergetree.Run, len(section))
+		for i, run := range section {
+			files := make([]manifest.DataFileMeta, len(run))
+			for j, fr := range run {
+				files[j] = s.Files[fr.ID]
+			}
+			rr, err := r.files.run(ctx, s, files)
+			if err != nil {
+				return err
+			}
+			runs[i] = rr
+		}
+		if err := mergetree.Merge(r.merge, runs, func(kv mergetree.KeyValue) error { return emit(kv.Value) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rawReadable mirrors Java's MergeTreeSplitGenerator: a split whose files are all above level 0, hold
+// no retract rows and either use deletion vectors / first-row or sit on one level is read without merging.
+func (r *Reader) rawReadable(s Split) bool {
+	level := int32(-1)
+	oneLevel := true
+	for _, f := range s.Files {
+		if f.Level == 0 || hasRetracts(f) {
+			return false
+		}
+		if level >= 0 && f.Level != level {
+			oneLevel = false
+		}
+		level = f.Level
+	}
+	dv := r.t.Options.DeletionVectorsEnabled()
+	return dv || r.t.Options.MergeEngine() == "first-row" || oneLevel
+}
+
+func hasRetracts(f manifest.DataFileMeta) bool {
+	return f.DeleteRowCount != nil && *f.DeleteRowCount > 0
+}
+
+// Rows reads every visible row of t at the snapshot selected by o.
+func Rows(ctx context.Context, t *table.Table, o ScanOptions) ([][]any, error) {
+	plan, err := Scan(ctx, t, o)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(t)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]any
+	for _, s := range plan.Splits {
+		err := r.ReadSplit(ctx, s, func(row []any) error {
+			out = append(out, append([]any(nil), row...))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,17 @@
+// Package manifest reads and writes Paimon's Avro metadata files: manifest files (ManifestEntry
+// rows), manifest lists (ManifestFileMeta rows) and index manifests (IndexManifestEntry rows), as
+// described in paimon-format.md §4 and Appendix A.
+//
+// Invariants:
+//   - Writers emit Java's schemas (every field of release-2.0.0 except the index manifest's
+//     _GLOBAL_INDEX), nullable fields as unions ["null", T] with default null, codec zstandard, and
+//     the row versions Java expects (_VERSION 2 for manifests and manifest lists, 1 for index
+//     manifests). Every emitted file is readable by Java 1.x/2.x and pypaimon 2.x.
+//   - Readers look fields up by name, as Java does: optional fields missing from older files
+//     (Java 0.9/1.x) read as null, unknown fields are ignored, and records or rows that older
+//     writers wrapped in ["null", record] unions are accepted.
+//   - Partition, key and statistics rows stay opaque serialized BinaryRow bytes (4-byte big-endian
+//     arity + row); writers only check that they are structurally long enough for their arity.
+//   - Decoders never panic: malformed input gives an error wrapping spec.ErrCorrupt; a non-Avro
+//     (ORC) metadata file gives ErrUnsupportedFormat.
+package manifest

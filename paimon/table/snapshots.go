@@ -1,0 +1,214 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/spec"
+)
+
+// ErrSnapshotExists is returned (wrapped) by CommitSnapshot when another writer created the same snapshot id first.
+var ErrSnapshotExists = errors.New("paimon: snapshot already exists")
+
+const (
+	snapshotPrefix = "snapshot-"
+	latestHint     = "LATEST"
+	earliestHint   = "EARLIEST"
+)
+
+// Snapshots reads and creates the snapshot files of one table (Java SnapshotManager).
+type Snapshots struct {
+	fs  fileio.FileIO
+	dir string
+}
+
+// NewSnapshots returns the snapshot manager of the table at tablePath.
+func NewSnapshots(fs fileio.FileIO, tablePath string) *Snapshots {
+	return &Snapshots{fs: fs, dir: fileio.Join(tablePath, "snapshot")}
+}
+
+// Path returns the path of snapshot-id.
+func (m *Snapshots) Path(id int64) string { return fileio.Join(m.dir, snapshotPrefix+strconv.FormatInt(id, 10)) }
+
+// Get reads snapshot id. A missing snapshot returns an error wrapping fileio.ErrNotExist.
+func (m *Snapshots) Get(ctx context.Context, id int64) (*spec.Snapshot, error) {
+	b, err := m.fs.ReadFile(ctx, m.Path(id))
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot %d: %w", id, err)
+	}
+	s, err := spec.ParseSnapshot(b)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot file %s: %w", m.Path(id), err)
+	}
+	if s.ID != id {
+		return nil, fmt.Errorf("snapshot file %s holds id %d: %w", m.Path(id), s.ID, spec.ErrCorrupt)
+	}
+	return s, nil
+}
+
+// IDs lists the ids of all snapshot files, ascending. Temporary files (starting with ".") are ignored.
+func (m *Snapshots) IDs(ctx context.Context) ([]int64, error) {
+	infos, err := m.fs.List(ctx, m.dir)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", m.dir, err)
+	}
+	var ids []int64
+	for _, fi := range infos {
+		if fi.IsDir || !strings.HasPrefix(fi.Name, snapshotPrefix) {
+			continue
+		}
+		id, err := strconv.ParseInt(strings.TrimPrefix(fi.Name, snapshotPrefix), 10, 64)
+		if err != nil {
+			continue
+		}
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids, nil
+}
+
+func (m *Snapshots) readHint(ctx context.Context, name string) (int64, bool) {
+	b, err := m.fs.ReadFile(ctx, fileio.Join(m.dir, name))
+	if err != nil {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, false
+	}
+	return id, true
+}
+
+// LatestID returns the latest snapshot id, or ok=false when the table has no snapshot.
+func (m *Snapshots) LatestID(ctx context.Context) (id int64, ok bool, err error) {
+	if h, ok := m.readHint(ctx, latestHint); ok {
+		next, err := fileio.Exists(ctx, m.fs, m.Path(h+1))
+		if err != nil {
+			return 0, false, err
+		}
+		cur, err := fileio.Exists(ctx, m.fs, m.Path(h))
+		if err != nil {
+			return 0, false, err
+		}
+		if !next && cur {
+			return h, true, nil
+		}
+	}
+	ids, err := m.IDs(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, false, err
+	}
+	return ids[len(ids)-1], true, nil
+}
+
+// EarliestID returns the earliest snapshot id, or ok=false when the table has no snapshot.
+func (m *Snapshots) EarliestID(ctx context.Context) (id int64, ok bool, err error) {
+	if h, ok := m.readHint(ctx, earliestHint); ok {
+		if exists, err := fileio.Exists(ctx, m.fs, m.Path(h)); err == nil && exists {
+			return h, true, nil
+		}
+	}
+	ids, err := m.IDs(ctx)
+	if err != nil || len(ids) == 0 {
+		return 0, false, err
+	}
+	return ids[0], true, nil
+}
+
+// Latest returns the latest snapshot or nil when the table has none.
+func (m *Snapshots) Latest(ctx context.Context) (*spec.Snapshot, error) {
+	id, ok, err := m.LatestID(ctx)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return m.Get(ctx, id)
+}
+
+// Commit atomically creates snapshot s.ID. It returns an error wrapping ErrSnapshotExists when the id
+// is taken. Any other error leaves the outcome unknown: the caller must look the commit up before retrying.
+// On success the LATEST hint is rewritten (best effort: hints are advisory).
+func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
+	b, err := s.JSON()
+	if err != nil {
+		return err
+	}
+	if err := m.fs.WriteIfAbsent(ctx, m.Path(s.ID), b); err != nil {
+		if errors.Is(err, fileio.ErrExist) {
+			return fmt.Errorf("snapshot %d: %w", s.ID, ErrSnapshotExists)
+		}
+		return fmt.Errorf("create snapshot %d: %w", s.ID, err)
+	}
+	_ = fileio.WriteFile(ctx, m.fs, fileio.Join(m.dir, latestHint), []byte(strconv.FormatInt(s.ID, 10)))
+	if _, ok := m.readHint(ctx, earliestHint); !ok {
+		_ = fileio.WriteFile(ctx, m.fs, fileio.Join(m.dir, earliestHint), []byte(strconv.FormatInt(s.ID, 10)))
+	}
+	return nil
+}
+
+// CommitQuery identifies a commit: Paimon's (commitUser, commitIdentifier, commitKind).
+type CommitQuery struct {
+	User       string
+	Identifier int64
+	Kind       spec.CommitKind
+}
+
+// FindCommit scans snapshots newer than afterID, newest first, for one matching q. It returns nil when
+// none matches. Bounded by snapshot id, never by time.
+func (m *Snapshots) FindCommit(ctx context.Context, q CommitQuery, afterID int64) (*spec.Snapshot, error) {
+	all, err := m.FindCommits(ctx, q, afterID)
+	if err != nil || len(all) == 0 {
+		return nil, err
+	}
+	return all[len(all)-1], nil
+}
+
+// FindCommits returns every snapshot newer than afterID matching q, ascending by id.
+func (m *Snapshots) FindCommits(ctx context.Context, q CommitQuery, afterID int64) ([]*spec.Snapshot, error) {
+	ids, err := m.IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []*spec.Snapshot
+	for _, id := range ids {
+		if id <= afterID {
+			continue
+		}
+		s, err := m.Get(ctx, id)
+		if err != nil {
+			if errors.Is(err, fileio.ErrNotExist) {
+				continue // expired while scanning
+			}
+			return nil, err
+		}
+		if s.CommitUser == q.User && s.CommitIdentifier == q.Identifier && (q.Kind == "" || s.CommitKind == q.Kind) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// LatestOfUser returns the newest snapshot committed by user (Java SnapshotManager.latestSnapshotOfUser), or nil.
+func (m *Snapshots) LatestOfUser(ctx context.Context, user string) (*spec.Snapshot, error) {
+	ids, err := m.IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(ids) - 1; i >= 0; i-- {
+		s, err := m.Get(ctx, ids[i])
+		if err != nil {
+			if errors.Is(err, fileio.ErrNotExist) {
+				continue
+			}
+			return nil, err
+		}
+		if s.CommitUser == user {
+			return s, nil
+		}
+	}
+	return nil, nil
+}

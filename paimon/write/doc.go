@@ -1,0 +1,13 @@
+// Package write turns Arrow record batches into Paimon data files and commit messages
+// (Java TableWriteImpl with MergeTreeWriter / AppendOnlyWriter).
+//
+// Invariants:
+//   - Rows are routed exactly as Java routes them: partition BinaryRow bytes, bucket =
+//     abs(murmur3(bucket-key BinaryRow) % bucket).
+//   - A primary-key data file holds at most one row per key, sorted by key, folded with the table's
+//     merge function, with sequence numbers above every number already live in its bucket (or above
+//     Options.SequenceBase), in arrival order.
+//   - Every file is written at level 0 with exact size, row count, key range, statistics and delete count.
+//   - Tables whose level-0 files Java would not read (deletion vectors, first-row) or whose bucket mode
+//     needs an index (dynamic bucket) are refused with an error saying what to do.
+package write

@@ -1,0 +1,53 @@
+package write
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// ErrUnsupportedTable is returned (wrapped) for tables lakeload cannot write yet.
+var ErrUnsupportedTable = fmt.Errorf("table not supported for writing")
+
+// CheckWritable refuses tables whose files lakeload cannot write correctly yet; the error names the
+// option at fault and what to do.
+func CheckWritable(t *table.Table) error {
+	o := t.Options
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("%w: table %s: %s", ErrUnsupportedTable, t.Path, fmt.Sprintf(format, a...))
+	}
+	if f := strings.ToLower(o.FileFormat()); f != "parquet" {
+		return fail("file.format=%s; lakeload writes parquet only: create the table with 'file.format'='parquet'", f)
+	}
+	b := o.Bucket()
+	switch {
+	case b == -2:
+		return fail("bucket=-2 (postpone bucket) is not supported; use a fixed bucket count ('bucket'='N')")
+	case b == -1 && t.HasPrimaryKey():
+		return fail("bucket=-1 (dynamic bucket, Paimon's default for primary-key tables) is not supported yet; create the table with a fixed bucket count, e.g. 'bucket'='4'")
+	case b == 0 || b < -2:
+		return fail("bucket=%d is invalid; use -1 or a positive bucket count", b)
+	}
+	if v, ok := o.Get("bucket-function.type"); ok && !strings.EqualFold(v, "default") {
+		return fail("bucket-function.type=%s is not supported; only 'default' is", v)
+	}
+	for _, k := range []string{"row-tracking.enabled", "data-evolution.enabled"} {
+		if v, ok := o.Get(k); ok && strings.EqualFold(v, "true") {
+			return fail("%s=true is not supported", k)
+		}
+	}
+	if !t.HasPrimaryKey() {
+		return nil
+	}
+	if o.DeletionVectorsEnabled() {
+		return fail("deletion-vectors.enabled=true: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; write to a table without deletion vectors for now")
+	}
+	if me := o.MergeEngine(); me == "first-row" {
+		return fail("merge-engine=first-row: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; use deduplicate, partial-update or aggregation for now")
+	}
+	if cp := o.ChangelogProducer(); cp == "input" {
+		return fail("changelog-producer=input needs changelog files, which lakeload does not write yet; use 'none', 'lookup' or 'full-compaction'")
+	}
+	return nil
+}

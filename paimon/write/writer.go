@@ -1,0 +1,318 @@
+package write
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/mergetree"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/binrow"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// Options tune a Writer.
+type Options struct {
+	// BufferBytes is the approximate in-memory size of buffered rows that triggers a flush of all
+	// buckets; default: the table's write-buffer-size (256 MiB).
+	BufferBytes int64
+	// SequenceBase, when set, is the first sequence number of every bucket written (it must be above
+	// the bucket's live maximum; the loader derives it from its window plan). Nil means "table max + 1".
+	SequenceBase *int64
+	// Now is the clock used for file creation times; default time.Now.
+	Now func() time.Time
+}
+
+type bucketKey struct {
+	partition string
+	bucket    int32
+}
+
+type bucketBuffer struct {
+	partition []byte
+	bucket    int32
+	rows      [][]any
+	kinds     []spec.RowKind
+	nextSeq   int64
+	files     []manifest.DataFileMeta
+}
+
+// Writer buffers rows per (partition, bucket) and writes level-0 data files.
+// It is not safe for concurrent use.
+type Writer struct {
+	t        *table.Table
+	o        Options
+	paths    *table.Paths
+	merge    *mergetree.Config // nil for append tables
+	partIdx  []int
+	partT    []spec.DataType
+	bktIdx   []int
+	bktT     []spec.DataType
+	keyIdx   []int
+	buckets  map[bucketKey]*bucketBuffer
+	restored map[bucketKey]int64 // max live sequence number per bucket
+	numBkt   int32
+	buffered int64
+	written  []string // full paths of files written, for Abort
+	rowBuf   binrow.Builder
+}
+
+// New opens a writer on t. It reads the latest snapshot to continue sequence numbers per bucket.
+func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
+	if err := CheckWritable(t); err != nil {
+		return nil, err
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.BufferBytes <= 0 {
+		o.BufferBytes = 256 << 20
+	}
+	w := &Writer{t: t, o: o, paths: t.NewPaths(), buckets: map[bucketKey]*bucketBuffer{}, restored: map[bucketKey]int64{}}
+	w.numBkt = int32(t.Options.Bucket())
+	var err error
+	if w.partIdx, w.partT, err = indexes(t.Schema, t.Schema.PartitionKeys); err != nil {
+		return nil, err
+	}
+	if t.HasPrimaryKey() {
+		if w.merge, err = mergetree.NewConfig(t.Schema); err != nil {
+			return nil, fmt.Errorf("%w: table %s: %v", ErrUnsupportedTable, t.Path, err)
+		}
+		if w.keyIdx, _, err = indexes(t.Schema, t.Schema.TrimmedPrimaryKeys()); err != nil {
+			return nil, err
+		}
+	}
+	if w.numBkt > 0 {
+		bk, err := t.BucketKeyFields()
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(bk))
+		for i, f := range bk {
+			names[i] = f.Name
+		}
+		if w.bktIdx, w.bktT, err = indexes(t.Schema, names); err != nil {
+			return nil, err
+		}
+		if len(w.bktIdx) == 0 {
+			return nil, fmt.Errorf("%w: table %s: bucket=%d needs 'bucket-key' (append tables) or a primary key", ErrUnsupportedTable, t.Path, w.numBkt)
+		}
+	}
+	if err := w.restore(ctx); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func indexes(s *spec.TableSchema, names []string) ([]int, []spec.DataType, error) {
+	idx := make([]int, len(names))
+	types := make([]spec.DataType, len(names))
+	for i, n := range names {
+		f, pos, ok := s.Field(n)
+		if !ok {
+			return nil, nil, fmt.Errorf("column %q not in table schema", n)
+		}
+		idx[i], types[i] = pos, f.Type
+	}
+	return idx, types, nil
+}
+
+// restore reads the live files of the latest snapshot: max sequence number per bucket and bucket counts.
+func (w *Writer) restore(ctx context.Context) error {
+	latest, err := w.t.Snapshots().Latest(ctx)
+	if err != nil || latest == nil {
+		return err
+	}
+	live, err := commit.LiveFiles(ctx, w.t, latest)
+	if err != nil {
+		return err
+	}
+	for _, e := range live {
+		k := bucketKey{string(e.Partition), e.Bucket}
+		if cur, ok := w.restored[k]; !ok || e.File.MaxSequenceNumber > cur {
+			w.restored[k] = e.File.MaxSequenceNumber
+		}
+		if w.numBkt > 0 && e.TotalBuckets != w.numBkt {
+			return fmt.Errorf("%w: table %s: a partition holds %d buckets but the table option says bucket=%d (rescaled by an overwrite); lakeload cannot write it",
+				ErrUnsupportedTable, w.t.Path, e.TotalBuckets, w.numBkt)
+		}
+	}
+	return nil
+}
+
+// Write buffers the rows of rec, whose columns are the table's fields in schema order.
+// kinds gives each row's kind (nil = all inserts).
+func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind) error {
+	fields := w.t.Schema.Fields
+	if int(rec.NumCols()) != len(fields) {
+		return fmt.Errorf("write: record has %d columns, table %s has %d", rec.NumCols(), w.t.Path, len(fields))
+	}
+	if kinds != nil && int64(len(kinds)) != rec.NumRows() {
+		return fmt.Errorf("write: %d row kinds for %d rows", len(kinds), rec.NumRows())
+	}
+	n := int(rec.NumRows())
+	for r := 0; r < n; r++ {
+		row := make([]any, len(fields))
+		for c, f := range fields {
+			v, err := parquet.DatumAt(rec.Column(c), r, f.Type)
+			if err != nil {
+				return fmt.Errorf("write: row %d column %s: %w", r, f.Name, err)
+			}
+			if v == nil && !f.Type.Nullable {
+				return fmt.Errorf("write: row %d: column %s is NOT NULL but the value is null", r, f.Name)
+			}
+			row[c] = v
+		}
+		kind := spec.RowKindInsert
+		if kinds != nil {
+			kind = kinds[r]
+		}
+		if err := w.add(row, kind); err != nil {
+			return fmt.Errorf("write: row %d: %w", r, err)
+		}
+	}
+	if w.buffered >= w.o.BufferBytes {
+		return w.flushAll(ctx)
+	}
+	return nil
+}
+
+// WriteRow buffers one row given as Datums in schema order.
+func (w *Writer) WriteRow(ctx context.Context, row []any, kind spec.RowKind) error {
+	if err := w.add(row, kind); err != nil {
+		return err
+	}
+	if w.buffered >= w.o.BufferBytes {
+		return w.flushAll(ctx)
+	}
+	return nil
+}
+
+func (w *Writer) add(row []any, kind spec.RowKind) error {
+	if w.merge == nil && kind.IsRetract() {
+		return fmt.Errorf("row kind %d (a retraction) cannot be written to append table %s, which has no primary key", kind, w.t.Path)
+	}
+	if w.merge != nil && kind.IsRetract() && w.t.Options.MergeEngine() == "partial-update" && !w.t.Options.IgnoreDelete() {
+		return fmt.Errorf("partial-update table %s does not accept retractions (-U/-D) unless 'ignore-delete'='true' (or 'partial-update.ignore-delete') is set", w.t.Path)
+	}
+	part := make([]any, len(w.partIdx))
+	for i, p := range w.partIdx {
+		part[i] = row[p]
+	}
+	pb, err := binrow.Serialize(w.partT, part)
+	if err != nil {
+		return fmt.Errorf("partition: %w", err)
+	}
+	var bucket int32
+	if w.numBkt > 0 {
+		w.rowBuf.Reset(len(w.bktIdx))
+		for i, p := range w.bktIdx {
+			if err := w.rowBuf.Set(i, w.bktT[i], row[p]); err != nil {
+				return fmt.Errorf("bucket key: %w", err)
+			}
+		}
+		bucket = int32(binrow.Bucket(binrow.Hash(w.rowBuf.Bytes()), int(w.numBkt)))
+	}
+	k := bucketKey{string(pb), bucket}
+	b := w.buckets[k]
+	if b == nil {
+		b = &bucketBuffer{partition: pb, bucket: bucket, nextSeq: w.startSeq(k)}
+		w.buckets[k] = b
+	}
+	b.rows = append(b.rows, row)
+	b.kinds = append(b.kinds, kind)
+	w.buffered += rowSize(row)
+	return nil
+}
+
+func (w *Writer) startSeq(k bucketKey) int64 {
+	next := int64(0)
+	if m, ok := w.restored[k]; ok {
+		next = m + 1
+	}
+	if w.o.SequenceBase != nil && *w.o.SequenceBase > next {
+		next = *w.o.SequenceBase
+	}
+	return next
+}
+
+func rowSize(row []any) int64 {
+	n := int64(16 + 16*len(row))
+	for _, v := range row {
+		switch x := v.(type) {
+		case string:
+			n += int64(len(x))
+		case []byte:
+			n += int64(len(x))
+		}
+	}
+	return n
+}
+
+func (w *Writer) flushAll(ctx context.Context) error {
+	keys := make([]bucketKey, 0, len(w.buckets))
+	for k := range w.buckets {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].partition != keys[j].partition {
+			return keys[i].partition < keys[j].partition
+		}
+		return keys[i].bucket < keys[j].bucket
+	})
+	for _, k := range keys {
+		if err := w.flush(ctx, w.buckets[k]); err != nil {
+			return err
+		}
+	}
+	w.buffered = 0
+	return nil
+}
+
+// Prepare flushes every buffer and returns one commit message per (partition, bucket) written.
+// The writer can keep writing afterwards; later messages hold only later files.
+func (w *Writer) Prepare(ctx context.Context) ([]table.CommitMessage, error) {
+	if err := w.flushAll(ctx); err != nil {
+		return nil, err
+	}
+	var msgs []table.CommitMessage
+	keys := make([]bucketKey, 0, len(w.buckets))
+	for k, b := range w.buckets {
+		if len(b.files) > 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].partition != keys[j].partition {
+			return keys[i].partition < keys[j].partition
+		}
+		return keys[i].bucket < keys[j].bucket
+	})
+	for _, k := range keys {
+		b := w.buckets[k]
+		msgs = append(msgs, table.CommitMessage{Partition: b.partition, Bucket: b.bucket, TotalBuckets: w.numBkt, NewFiles: b.files})
+		b.files = nil
+	}
+	w.written = nil
+	return msgs, nil
+}
+
+// Abort deletes every file written since the last Prepare. Use it only when the files are certainly
+// not part of any commit.
+func (w *Writer) Abort(ctx context.Context) error {
+	var errs []error
+	for _, p := range w.written {
+		if err := w.t.FS.Delete(ctx, p); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	w.written = nil
+	w.buckets = map[bucketKey]*bucketBuffer{}
+	return errors.Join(errs...)
+}

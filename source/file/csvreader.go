@@ -1,0 +1,126 @@
+package file
+
+import (
+	"errors"
+	"fmt"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"io"
+
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/source"
+)
+
+// csvNull is the literal that reads as null when unquoted (an unquoted empty field is null too).
+const csvNull = `\N`
+
+// csvSource converts CSV records using a header row.
+type csvSource struct {
+	path   string
+	p      *csvParser
+	header []string
+	cols   *source.ColumnMap
+	env    jsonEnv
+	rec    csvRecord
+}
+
+func newCSVSource(path string, r io.Reader, fields []spec.DataField, opts source.MappingOptions) (*csvSource, error) {
+	s := &csvSource{path: path, p: newCSVParser(r), env: jsonEnv{loc: opts.Location(), ignoreExtra: opts.IgnoreExtra}}
+	var hdr csvRecord
+	if err := s.p.read(&hdr); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("file %s: empty CSV file: expected a header row naming the columns", path)
+		}
+		return nil, fmt.Errorf("file %s: %w", path, err)
+	}
+	for i, name := range hdr.fields {
+		if name == "" {
+			return nil, fmt.Errorf("file %s, line 1: header field %d is empty: every column needs a name", path, i+1)
+		}
+	}
+	s.header = hdr.fields
+	cols, err := source.MapColumns(path, s.header, fields, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.cols = cols
+	return s, nil
+}
+
+// next reads the next record and checks its width.
+func (s *csvSource) next() error {
+	if err := s.p.read(&s.rec); err != nil {
+		if errors.Is(err, io.EOF) {
+			return io.EOF
+		}
+		return fmt.Errorf("file %s, %w", s.path, err)
+	}
+	if len(s.rec.fields) != len(s.header) {
+		return fmt.Errorf("file %s, line %d: record has %d fields but the header has %d: fix the row (quote fields that contain commas)",
+			s.path, s.rec.line, len(s.rec.fields), len(s.header))
+	}
+	return nil
+}
+
+func (s *csvSource) skipRow() error { return s.next() }
+
+func (s *csvSource) readRow(sink *rowSink) error {
+	if err := s.next(); err != nil {
+		return err
+	}
+	for i, f := range s.cols.Fields {
+		j := s.cols.Input[i]
+		b := sink.builders[i]
+		if j < 0 {
+			b.AppendNull()
+			continue
+		}
+		v, quoted := s.rec.fields[j], s.rec.quoted[j]
+		if err := s.appendCell(b, f.Type, v, quoted, s.header[j]); err != nil {
+			return err
+		}
+	}
+	if sink.withOp {
+		v := s.rec.fields[s.cols.Op]
+		k, ok := source.ParseRowKind(v)
+		if !ok {
+			return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: s.header[s.cols.Op], Value: source.Truncate(v),
+				Expected: "a row kind: " + source.RowKindForms}
+		}
+		sink.kinds = append(sink.kinds, k)
+	}
+	return nil
+}
+
+func (s *csvSource) appendCell(b array.Builder, t spec.DataType, v string, quoted bool, column string) error {
+	wrap := func(err error) error {
+		bv, ok := err.(*badValue)
+		if !ok {
+			return err
+		}
+		col := column
+		if bv.path != "" {
+			col = bv.path
+		}
+		if bv.value == "" && v != "" {
+			bv.value = v
+		}
+		return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: col, Value: source.Truncate(bv.value), Expected: bv.expected, Err: bv.cause}
+	}
+	if !quoted && (v == "" || v == csvNull) {
+		if !t.Nullable {
+			return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: column, Value: v,
+				Expected: "a non-null value: the column is NOT NULL (an unquoted empty field and \\N are null)"}
+		}
+		b.AppendNull()
+		return nil
+	}
+	if t.IsAtomic() {
+		return wrap(appendText(b, t, v, s.env.loc))
+	}
+	doc, err := decodeJSON([]byte(v))
+	if err != nil {
+		return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: column, Value: source.Truncate(v),
+			Expected: expectedForm(t) + " written as JSON text", Err: err}
+	}
+	return wrap(appendJSON(s.env, b, t, doc, column))
+}

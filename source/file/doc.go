@@ -1,0 +1,12 @@
+// Package file reads Parquet, CSV and JSON Lines input files as source.Readers, and plans splits
+// from a glob.
+//
+// Invariants:
+//   - Every row of a split is returned exactly once, in file order; nothing is skipped silently:
+//     a malformed record, a value that does not fit its column, or a file that no longer matches
+//     its split's fingerprint is an error naming the file, the line (text) or row (Parquet), the
+//     column, the value and the expected form.
+//   - Text values follow the rules in docs/input-formats.md; Parquet values go through
+//     source.ArrowMapping's safe widening casts.
+//   - Readers never panic on malformed input.
+package file

@@ -1,0 +1,63 @@
+package file
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/source"
+)
+
+// Open returns a Reader over split, converting rows to table's columns per opts. It fails when the
+// file's size or modification time differ from the split's fingerprint, and (before any row is
+// read) when the columns cannot be mapped: see source.MapColumns and source.NewArrowMapping.
+func Open(ctx context.Context, fs fileio.FileIO, split source.Split, table *spec.TableSchema, opts source.MappingOptions) (source.Reader, error) {
+	info, err := fs.Stat(ctx, split.Path)
+	if err != nil {
+		return nil, fmt.Errorf("input file %s: %w", split.Path, err)
+	}
+	if err := split.CheckFingerprint(info); err != nil {
+		return nil, err
+	}
+	if split.RowStart < 0 {
+		return nil, fmt.Errorf("split %s: negative RowStart %d", split.Path, split.RowStart)
+	}
+	schema, err := source.ArrowSchema(table.Fields)
+	if err != nil {
+		return nil, err
+	}
+	f, err := fs.Open(ctx, split.Path)
+	if err != nil {
+		return nil, fmt.Errorf("input file %s: %w", split.Path, err)
+	}
+	mem := memory.DefaultAllocator
+	var src rowSource
+	switch split.Format {
+	case source.FormatParquet:
+		r, err := openParquet(ctx, split, f, table.Fields, opts, mem)
+		if err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		return r, nil
+	case source.FormatCSV:
+		src, err = newCSVSource(split.Path, f, table.Fields, opts)
+	case source.FormatJSONL:
+		src, err = newJSONLSource(split.Path, f, table.Fields, opts)
+	default:
+		err = fmt.Errorf("split %s: unknown format %q: use parquet, csv or jsonl", split.Path, split.Format)
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	r, err := newTextReader(split, f, src, newRowSink(mem, schema, opts.OpColumn != ""))
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return r, nil
+}

@@ -1,0 +1,85 @@
+package file
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/source"
+)
+
+// FormatOf returns the input format implied by a file name's extension: .parquet/.parq → parquet,
+// .csv → csv, .jsonl/.ndjson/.json → jsonl; "" when unknown.
+func FormatOf(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".parquet", ".parq":
+		return source.FormatParquet
+	case ".csv":
+		return source.FormatCSV
+	case ".jsonl", ".ndjson", ".json":
+		return source.FormatJSONL
+	}
+	return ""
+}
+
+// Plan expands glob (path/filepath.Glob syntax, local file system) into one whole-file split per
+// matching regular file, sorted by path. format is "parquet", "csv", "jsonl", or "" to choose by
+// extension. Paths become absolute. Each split records the file's size and modification time
+// (read through fs) and, for Parquet, RowCount = the footer's row count; text splits have
+// RowCount -1. It fails when nothing matches, naming the glob.
+func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.Split, error) {
+	switch format {
+	case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
+	default:
+		return nil, fmt.Errorf("unknown input format %q: use parquet, csv or jsonl", format)
+	}
+	matches, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, fmt.Errorf("input glob %q: %w", glob, err)
+	}
+	var splits []source.Split
+	for _, m := range matches {
+		abs, err := filepath.Abs(m)
+		if err != nil {
+			return nil, fmt.Errorf("input file %s: %w", m, err)
+		}
+		abs = filepath.ToSlash(abs)
+		info, err := fs.Stat(ctx, abs)
+		if err != nil {
+			return nil, fmt.Errorf("input file %s: %w", abs, err)
+		}
+		if info.IsDir {
+			continue
+		}
+		f := format
+		if f == "" {
+			if f = FormatOf(abs); f == "" {
+				return nil, fmt.Errorf("input file %s: cannot tell its format from the extension: pass the format (parquet, csv or jsonl) or narrow the glob", abs)
+			}
+		}
+		s := source.Split{Path: abs, Format: f, Size: info.Size, ModTimeUnixNano: info.ModTime.UnixNano(), RowCount: -1}
+		if f == source.FormatParquet {
+			if s.RowCount, err = parquetRows(ctx, fs, abs); err != nil {
+				return nil, err
+			}
+		}
+		splits = append(splits, s)
+	}
+	if len(splits) == 0 {
+		return nil, fmt.Errorf("input glob %q matches no files: check the pattern (path/filepath.Glob syntax; ** is not supported)", glob)
+	}
+	sort.Slice(splits, func(i, j int) bool { return splits[i].Path < splits[j].Path })
+	return splits, nil
+}
+
+func parquetRows(ctx context.Context, fs fileio.FileIO, path string) (int64, error) {
+	f, err := fs.Open(ctx, path)
+	if err != nil {
+		return 0, fmt.Errorf("input file %s: %w", path, err)
+	}
+	defer f.Close()
+	return footerRows(path, f)
+}
