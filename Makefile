@@ -19,7 +19,7 @@ java-oracle: $(JAVA_ORACLE_JAR) $(JAVA_ORACLE_JSA)
 
 # Offline first (cached ~/.m2), then online.
 $(JAVA_ORACLE_JAR): $(JAVA_ORACLE_SRC)
-	cd oracle/java && (mvn -q -B -Dstyle.color=never -o package 2>/dev/null || mvn -q -B -Dstyle.color=never package)
+	cd oracle/java && (mvn -q -B -o package 2>/dev/null || mvn -q -B package)
 	@touch $@
 
 # Class-data-sharing archive for faster JVM starts (optional; see oracle/java/train-cds.sh).

@@ -46,7 +46,11 @@ def java_argv():
     jar = spec or os.path.join(ROOT, "oracle", "java", "target", "paimon-oracle.jar")
     if not os.path.exists(jar):
         sys.exit("gen_golden: %s missing; run `make oracles`" % jar)
-    return ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"] + JAVA_OPENS + ["-jar", jar]
+    argv = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-Xlog:all=warning:stderr"]
+    jsa = jar[:-len(".jar")] + ".jsa"
+    if os.path.exists(jsa):
+        argv.append("-XX:SharedArchiveFile=" + jsa)
+    return argv + JAVA_OPENS + ["-jar", jar]
 
 
 class Java:
@@ -178,7 +182,7 @@ def write_readme(tables, java_errors, compare):
       "`parquet_append_table` shows it.")
     w("")
     with open(os.path.join(OUT, "README.md"), "w", encoding="utf-8") as fh:
-        fh.write("\n".join(out))
+        fh.write("\n".join(out).rstrip("\n") + "\n")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ func newCaster(env castEnv, in arrow.DataType, t spec.DataType, out arrow.DataTy
 			return array.MakeArrayOfNull(env.mem, out, a.Len()), nil
 		}, nil
 	}
-	if arrow.IsNested(out.ID()) || out.ID() == arrow.STRUCT {
+	if arrow.IsNested(out.ID()) {
 		return newNestedCaster(env, in, t, out)
 	}
 	if arrow.TypeEqual(in, out) {
@@ -357,8 +357,9 @@ func timestampCaster(env castEnv, in arrow.DataType, out *arrow.TimestampType, i
 		return buildFixed(a, out, func(i int) (arrow.Timestamp, *failure) {
 			x := int64(v[i])
 			if shiftZone {
-				t, err := v[i].ToTime(it.Unit), error(nil)
+				t := v[i].ToTime(it.Unit)
 				wall := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), env.loc)
+				var err error
 				if x, err = toUnit(wall, it.Unit); err != nil {
 					return 0, &failure{Value: t.Format("2006-01-02 15:04:05.999999999"), Expected: expected}
 				}

@@ -49,13 +49,13 @@ forms: DECIMAL as a string with all scale digits, BYTES as hex, DATE "YYYY-MM-DD
 			if err != nil {
 				return err
 			}
-			r, err := read.NewReader(t)
+			r, err := read.NewReader(t, plan.Schema)
 			if err != nil {
 				return err
 			}
 			bw := bufio.NewWriter(cmd.OutOrStdout())
 			defer bw.Flush()
-			p, err := newPrinter(bw, output, t.Schema.Fields)
+			p, err := newPrinter(bw, output, plan.Schema.Fields)
 			if err != nil {
 				return err
 			}

@@ -54,11 +54,19 @@ func javaCommand() ([]string, error) {
 	if _, err := os.Stat(jar); err != nil {
 		return nil, fmt.Errorf("java oracle jar %s not found", jar)
 	}
+	if abs, err := filepath.Abs(jar); err == nil {
+		jar = abs // the CDS archive only applies to the exact class path it was trained with
+	}
 	java, err := exec.LookPath("java")
 	if err != nil {
 		return nil, errors.New("java not found on PATH")
 	}
-	args := append([]string{java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss4m"}, javaOpens...)
+	// JVM log output (e.g. a stale CDS archive warning) must go to stderr, never into the protocol.
+	args := []string{java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-Xlog:all=warning:stderr"}
+	if jsa := strings.TrimSuffix(jar, ".jar") + ".jsa"; fileExists(jsa) {
+		args = append(args, "-XX:SharedArchiveFile="+jsa) // built by oracle/java/train-cds.sh
+	}
+	args = append(args, javaOpens...)
 	return append(args, "-jar", jar), nil
 }
 
@@ -93,4 +101,9 @@ func pyCommand() ([]string, error) {
 		return nil, fmt.Errorf("LAKELOAD_PY=%s: %v", py, err)
 	}
 	return []string{py, "-u", script}, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

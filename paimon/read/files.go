@@ -19,15 +19,16 @@ const batchRows = 8192
 // fileReader reads data files into KeyValues whose Value is in the table's current column order.
 type fileReader struct {
 	t       *table.Table
+	cur     *spec.TableSchema // schema rows are produced in
 	paths   *table.Paths
 	schemas map[int64]*spec.TableSchema
 	keyIdx  []int
 }
 
-func newFileReader(t *table.Table) *fileReader {
-	fr := &fileReader{t: t, paths: t.NewPaths(), schemas: map[int64]*spec.TableSchema{t.Schema.ID: t.Schema}}
-	for _, k := range t.Schema.TrimmedPrimaryKeys() {
-		_, pos, _ := t.Schema.Field(k)
+func newFileReader(t *table.Table, cur *spec.TableSchema) *fileReader {
+	fr := &fileReader{t: t, cur: cur, paths: t.NewPaths(), schemas: map[int64]*spec.TableSchema{cur.ID: cur}}
+	for _, k := range cur.TrimmedPrimaryKeys() {
+		_, pos, _ := cur.Field(k)
 		fr.keyIdx = append(fr.keyIdx, pos)
 	}
 	return fr
@@ -45,24 +46,31 @@ func (fr *fileReader) schema(ctx context.Context, id int64) (*spec.TableSchema, 
 	return s, nil
 }
 
-// columnPlan maps the current schema's fields onto the columns of a file written with schema fileSchema
-// (by field id, as Java does): colName[i] is the file column holding field i, or "" (null).
-func columnPlan(cur, file *spec.TableSchema) ([]string, error) {
+// column says where field i of the reading schema comes from in a data file.
+type column struct {
+	name     string // file column name; "" = field added later, read as null
+	fileType spec.DataType
+	cast     castFunc
+}
+
+// columnPlan maps the reading schema's fields onto the columns of a file written with schema file
+// (by field id, as Java does), with the casts an ALTER TABLE … TYPE needs.
+func columnPlan(cur, file *spec.TableSchema) ([]column, error) {
 	byID := map[int]spec.DataField{}
 	for _, f := range file.Fields {
 		byID[f.ID] = f
 	}
-	out := make([]string, len(cur.Fields))
+	out := make([]column, len(cur.Fields))
 	for i, f := range cur.Fields {
 		ff, ok := byID[f.ID]
 		if !ok {
 			continue
 		}
-		if ff.Type.Root != f.Type.Root {
-			return nil, fmt.Errorf("column %s changed type from %s to %s (schema %d → %d); type changes are not supported yet",
-				f.Name, ff.Type, f.Type, file.ID, cur.ID)
+		c, err := castFor(ff.Type, f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("column %s (schema %d → %d): %w", f.Name, file.ID, cur.ID, err)
 		}
-		out[i] = ff.Name
+		out[i] = column{name: ff.Name, fileType: ff.Type, cast: c}
 	}
 	return out, nil
 }
@@ -77,7 +85,7 @@ func (fr *fileReader) read(ctx context.Context, s Split, f manifest.DataFileMeta
 	if err != nil {
 		return fmt.Errorf("data file %s: %w", path, err)
 	}
-	plan, err := columnPlan(fr.t.Schema, fileSchema)
+	plan, err := columnPlan(fr.cur, fileSchema)
 	if err != nil {
 		return fmt.Errorf("data file %s: %w", path, err)
 	}
@@ -93,11 +101,11 @@ func (fr *fileReader) read(ctx context.Context, s Split, f manifest.DataFileMeta
 		cols = append(cols, "_SEQUENCE_NUMBER", "_VALUE_KIND")
 	}
 	for _, c := range plan {
-		if c != "" {
-			cols = append(cols, c)
+		if c.name != "" {
+			cols = append(cols, c.name)
 		}
 	}
-	fields := fr.t.Schema.Fields
+	fields := fr.cur.Fields
 	var pos int64
 	return forEachBatch(ctx, fr.t.FS, path, f.FileSize, cols, func(rec arrow.RecordBatch) error {
 		idx := map[string]int{}
@@ -111,16 +119,21 @@ func (fr *fileReader) read(ctx context.Context, s Split, f manifest.DataFileMeta
 			}
 			kv := mergetree.KeyValue{Value: make([]any, len(fields))}
 			for i, c := range plan {
-				if c == "" {
+				if c.name == "" {
 					continue
 				}
-				ci, ok := idx[c]
+				ci, ok := idx[c.name]
 				if !ok {
-					return fmt.Errorf("data file %s has no column %s", path, c)
+					return fmt.Errorf("data file %s has no column %s", path, c.name)
 				}
-				v, err := parquet.DatumAt(rec.Column(ci), r, fields[i].Type)
+				v, err := parquet.DatumAt(rec.Column(ci), r, c.fileType)
 				if err != nil {
-					return fmt.Errorf("data file %s row %d column %s: %w", path, pos, c, err)
+					return fmt.Errorf("data file %s row %d column %s: %w", path, pos, c.name, err)
+				}
+				if v != nil && c.cast != nil {
+					if v, err = c.cast(v); err != nil {
+						return fmt.Errorf("data file %s row %d column %s: %w", path, pos, c.name, err)
+					}
 				}
 				kv.Value[i] = v
 			}

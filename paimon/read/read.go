@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lakeload/lakeload/paimon/mergetree"
+	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -12,16 +13,20 @@ import (
 
 // Reader reads splits of one table. It is not safe for concurrent use.
 type Reader struct {
-	t     *table.Table
-	files *fileReader
-	merge *mergetree.Config // nil for append tables
+	t      *table.Table
+	schema *spec.TableSchema
+	files  *fileReader
+	merge  *mergetree.Config // nil for append tables
 }
 
-// NewReader returns a reader of t's rows in its latest schema.
-func NewReader(t *table.Table) (*Reader, error) {
-	r := &Reader{t: t, files: newFileReader(t)}
+// NewReader returns a reader of t's rows in the given schema (nil: the table's latest); pass Plan.Schema.
+func NewReader(t *table.Table, schema *spec.TableSchema) (*Reader, error) {
+	if schema == nil {
+		schema = t.Schema
+	}
+	r := &Reader{t: t, schema: schema, files: newFileReader(t, schema)}
 	if t.HasPrimaryKey() {
-		c, err := mergetree.NewConfig(t.Schema)
+		c, err := mergetree.NewConfig(schema)
 		if err != nil {
 			return nil, fmt.Errorf("table %s: %w", t.Path, err)
 		}
@@ -41,7 +46,7 @@ func (r *Reader) ReadSplit(ctx context.Context, s Split, emit func(row []any) er
 		}
 		return nil
 	}
-	keyTypes := r.t.KeyTypes()
+	keyTypes := keyTypesOf(r.schema)
 	ranges := make([]mergetree.FileRange, len(s.Files))
 	for i, f := range s.Files {
 		lo, err := binrow.Deserialize(keyTypes, f.MinKey)
@@ -103,15 +108,15 @@ func hasRetracts(f manifest.DataFileMeta) bool {
 	return f.DeleteRowCount != nil && *f.DeleteRowCount > 0
 }
 
-// Rows reads every visible row of t at the snapshot selected by o.
-func Rows(ctx context.Context, t *table.Table, o ScanOptions) ([][]any, error) {
+// Rows reads every visible row of t at the snapshot selected by o, with the schema they are in.
+func Rows(ctx context.Context, t *table.Table, o ScanOptions) (*spec.TableSchema, [][]any, error) {
 	plan, err := Scan(ctx, t, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	r, err := NewReader(t)
+	r, err := NewReader(t, plan.Schema)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out [][]any
 	for _, s := range plan.Splits {
@@ -120,8 +125,17 @@ func Rows(ctx context.Context, t *table.Table, o ScanOptions) ([][]any, error) {
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return plan.Schema, out, nil
+}
+
+func keyTypesOf(s *spec.TableSchema) []spec.DataType {
+	fs, _ := s.FieldsByName(s.TrimmedPrimaryKeys())
+	out := make([]spec.DataType, len(fs))
+	for i, f := range fs {
+		out[i] = f.Type
+	}
+	return out
 }

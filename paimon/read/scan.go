@@ -40,7 +40,8 @@ type Split struct {
 
 // Plan is the result of a scan.
 type Plan struct {
-	Snapshot *spec.Snapshot // nil when the table has no snapshot
+	Snapshot *spec.Snapshot    // nil when the table has no snapshot
+	Schema   *spec.TableSchema // schema rows are read in: the table's, or the snapshot's for time travel
 	Splits   []Split
 }
 
@@ -69,9 +70,15 @@ func Scan(ctx context.Context, t *table.Table, o ScanOptions) (*Plan, error) {
 	} else if snap, err = snaps.Latest(ctx); err != nil {
 		return nil, err
 	}
-	plan := &Plan{Snapshot: snap}
+	plan := &Plan{Snapshot: snap, Schema: t.Schema}
 	if snap == nil {
 		return plan, nil
+	}
+	if o.SnapshotID > 0 && snap.SchemaID != t.Schema.ID {
+		// Java's time travel reads a snapshot with the schema it was committed with.
+		if plan.Schema, err = t.Schemas().Get(ctx, snap.SchemaID); err != nil {
+			return nil, err
+		}
 	}
 	live, err := commit.LiveFiles(ctx, t, snap)
 	if err != nil {

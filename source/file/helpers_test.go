@@ -149,5 +149,3 @@ func wantErr(t *testing.T, err error, fragments ...string) {
 		}
 	}
 }
-
-func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -18,7 +20,7 @@ import (
 // writeParquet writes rows given as a JSON array of objects with the given Arrow schema.
 func writeParquet(t *testing.T, dir, name string, schema *arrow.Schema, jsonRows string, rowGroupRows int64) string {
 	t.Helper()
-	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, schema, stringsReader(jsonRows))
+	rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, schema, strings.NewReader(jsonRows))
 	if err != nil {
 		t.Fatalf("fixture JSON: %v", err)
 	}
@@ -196,4 +198,15 @@ func arrowOpFixture(t *testing.T, dir string) string {
 	return writeParquet(t, dir, "o.parquet", in, `[{"id":1,"op":"+I","v":"a"},{"id":1,"op":"-U","v":"a"},{"id":1,"op":"+U","v":"b"},
 		{"id":1,"op":"-D","v":"b"},{"id":2,"op":"INSERT","v":"c"},{"id":2,"op":"update_before","v":"c"},{"id":2,"op":"Update","v":"d"},
 		{"id":2,"op":"update_after","v":"d"},{"id":2,"op":"delete","v":"d"}]`, 100)
+}
+
+// TestParquetNaiveToLTZ reads zone-less timestamps into TIMESTAMP_LTZ as local time of opts.TimeZone.
+func TestParquetNaiveToLTZ(t *testing.T) {
+	tokyo := time.FixedZone("UTC+9", 9*3600)
+	in := arrow.NewSchema([]arrow.Field{{Name: "t", Type: &arrow.TimestampType{Unit: arrow.Millisecond}, Nullable: true}}, nil)
+	p := writeParquet(t, t.TempDir(), "z.parquet", in, `[{"t":32400123}]`, 10) // 1970-01-01 09:00:00.123 wall clock
+	b := readOne(t, p, table(t, "t TIMESTAMP(6) WITH LOCAL TIME ZONE"), source.MappingOptions{TimeZone: tokyo})
+	if got := col(t, b, "t").(*array.Timestamp).Value(0); got != 123000 {
+		t.Errorf("t = %d µs, want 123000 (09:00 in UTC+9 is 00:00 UTC)", got)
+	}
 }

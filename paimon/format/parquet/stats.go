@@ -43,7 +43,7 @@ func newCollector(t spec.DataType) collector {
 type nullCollector struct{ nulls int64 }
 
 func (c *nullCollector) collect(arr arrow.Array) { c.nulls += int64(arr.NullN()) }
-func (c *nullCollector) result() ColumnStats   { return ColumnStats{NullCount: c.nulls} }
+func (c *nullCollector) result() ColumnStats     { return ColumnStats{NullCount: c.nulls} }
 
 type boolCollector struct {
 	nulls             int64
@@ -141,7 +141,7 @@ type floatCollector struct {
 	min, max float64
 }
 
-// less is Java's Double.compare(a, b) < 0 for non-NaN values.
+// floatLess is Java's Double.compare(a, b) < 0 for non-NaN values.
 func floatLess(a, b float64) bool {
 	if a == b {
 		return math.Signbit(a) && !math.Signbit(b)

@@ -1,0 +1,119 @@
+package compat
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/lakeload/lakeload/fileio/local"
+	"github.com/lakeload/lakeload/internal/canon"
+	"github.com/lakeload/lakeload/paimon/catalog"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/read"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/write"
+)
+
+// change is one input row with its kind.
+type change struct {
+	kind spec.RowKind
+	row  []any
+}
+
+func ins(row ...any) change { return change{spec.RowKindInsert, row} }
+func del(row ...any) change { return change{spec.RowKindDelete, row} }
+
+// tableDef describes a table by column SQL types.
+type tableDef struct {
+	cols    [][2]string // name, SQL type
+	pk      []string
+	part    []string
+	options map[string]string
+}
+
+func (d tableDef) schema(t *testing.T) *spec.TableSchema {
+	t.Helper()
+	fields := make([]spec.DataField, len(d.cols))
+	for i, c := range d.cols {
+		typ, err := spec.ParseType(c[1])
+		if err != nil {
+			t.Fatalf("type %q: %v", c[1], err)
+		}
+		fields[i] = spec.DataField{Name: c[0], Type: typ}
+	}
+	s, err := spec.NewSchema(fields, d.part, d.pk, d.options, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// newTable creates db.name in a fresh warehouse and returns it.
+func newTable(t *testing.T, wh, name string, d tableDef) *table.Table {
+	t.Helper()
+	ctx := context.Background()
+	cat := catalog.New(local.New(), wh)
+	id := catalog.Identifier{Database: "db", Table: name}
+	if err := cat.CreateTable(ctx, id, d.schema(t), false); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.LoadTable(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+// lakeloadCommit writes changes through lakeload's writer and commits them as one snapshot.
+func lakeloadCommit(t *testing.T, tbl *table.Table, changes []change) int64 {
+	t.Helper()
+	ctx := context.Background()
+	w, err := write.New(ctx, tbl, write.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range changes {
+		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := w.Prepare(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: uuid.NewString(), Identifier: commit.BatchIdentifier, LookupAfter: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.SnapshotID
+}
+
+// lakeloadRows reads the table with lakeload as canonical lines.
+func lakeloadRows(t *testing.T, tbl *table.Table, snapshot int64) []string {
+	t.Helper()
+	schema, rows, err := read.Rows(context.Background(), tbl, read.ScanOptions{SnapshotID: snapshot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := canon.Rows(schema.Fields, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// canonLines renders model rows as sorted canonical lines.
+func canonLines(t *testing.T, fields []spec.DataField, rows [][]any) []string {
+	t.Helper()
+	lines, err := canon.Rows(fields, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return lines
+}
+
+func tablePath(wh, name string) string { return filepath.Join(wh, "db.db", name) }
