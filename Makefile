@@ -1,5 +1,9 @@
-# lakeload developer targets. Defined here: oracles (java-oracle + py-oracle), golden, test.
-# The reference oracles are described in oracle/README.md.
+# lakeload developer targets:
+#   build    the lakeload binary (./build/lakeload)
+#   demo     load the bundled sample data into ./build/demo-warehouse and scan it
+#   test     everything CI runs: vet, all Go tests (Java + pypaimon oracles required under CI), short fuzz runs
+#   fuzz     every fuzz target for FUZZTIME (default 60s) each
+#   oracles  build the Java oracle jar and the pypaimon venv (oracle/README.md); golden regenerates testdata/golden
 
 SHELL := /bin/bash
 GO ?= go
@@ -10,7 +14,7 @@ JAVA_ORACLE_JAR := oracle/java/target/paimon-oracle.jar
 JAVA_ORACLE_JSA := oracle/java/target/paimon-oracle.jsa
 JAVA_ORACLE_SRC := oracle/java/pom.xml $(shell find oracle/java/src -name '*.java' 2>/dev/null)
 
-.PHONY: oracles java-oracle py-oracle golden test
+.PHONY: build demo oracles java-oracle py-oracle golden test fuzz fuzz-short vet
 
 ## oracles: build the Java oracle jar and make sure pypaimon is installed for the Python oracle
 oracles: java-oracle py-oracle
@@ -34,6 +38,29 @@ golden: oracles
 	@py="$(PY)"; "$$py" -c 'import pypaimon' 2>/dev/null || py="$(LAKELOAD_CACHE)/venv/bin/python"; \
 	  echo "$$py oracle/gen_golden.py"; "$$py" oracle/gen_golden.py
 
-## test: all Go tests (the lead refines this target)
-test:
-	$(GO) test ./...
+## build: the lakeload binary
+build:
+	$(GO) build -o build/lakeload ./cmd/lakeload
+
+## demo: load testdata/sample into a local warehouse and scan it
+demo:
+	scripts/demo.sh
+
+vet:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## test: what CI runs (the oracles must be built: `make oracles`, or run .ci/run which installs everything)
+test: vet
+	@mkdir -p build
+	set -o pipefail; LAKELOAD_PY="$(PY)" $(GO) test -count=1 ./... 2>&1 | tee build/go-test.log
+	$(MAKE) fuzz-short
+	@echo "packages: $$(grep -c '^ok ' build/go-test.log) passed, $$(grep -c '^FAIL' build/go-test.log) failed"
+
+FUZZTIME ?= 60s
+## fuzz: run every fuzz target for FUZZTIME each
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+fuzz-short:
+	scripts/fuzz.sh 3s

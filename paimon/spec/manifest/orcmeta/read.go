@@ -1,0 +1,39 @@
+package orcmeta
+
+// Rows decodes every row of the file, stripe by stripe. The root type must be a struct; each
+// row maps its field names to values as described in the package documentation. A File must
+// not be read concurrently.
+func (f *File) Rows() ([]map[string]any, error) {
+	if f.Schema.Kind != Struct {
+		return nil, unsupportedf("root type %s is not a struct", f.Schema.Kind)
+	}
+	f.budget = newBudget(len(f.data))
+	var rows []map[string]any
+	for i, si := range f.Stripes {
+		st, err := f.openStripe(i)
+		if err != nil {
+			return nil, err
+		}
+		vals, err := st.column(f.Schema, si.NumRows)
+		if err != nil {
+			return nil, err
+		}
+		for j, v := range vals {
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, corruptf("stripe %d row %d is null", i, j)
+			}
+			rows = append(rows, m)
+		}
+	}
+	return rows, nil
+}
+
+// ReadRows opens an ORC file held in memory and decodes all its rows (see File.Rows).
+func ReadRows(data []byte) ([]map[string]any, error) {
+	f, err := Open(data)
+	if err != nil {
+		return nil, err
+	}
+	return f.Rows()
+}
