@@ -3,11 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -37,6 +40,9 @@ forms: DECIMAL as a string with all scale digits, BYTES as hex, DATE "YYYY-MM-DD
 			if output != "jsonl" && output != "csv" && output != "table" {
 				return usageError{fmt.Errorf("--output %q: use jsonl, csv or table", output)}
 			}
+			if snapshot < 0 || limit < 0 {
+				return usageError{fmt.Errorf("--snapshot and --limit must not be negative")}
+			}
 			cat, id, err := tf.open()
 			if err != nil {
 				return err
@@ -44,6 +50,11 @@ forms: DECIMAL as a string with all scale digits, BYTES as hex, DATE "YYYY-MM-DD
 			t, err := cat.LoadTable(ctx, id)
 			if err != nil {
 				return err
+			}
+			if snapshot > 0 {
+				if _, err := t.Snapshots().Get(ctx, snapshot); errors.Is(err, fileio.ErrNotExist) {
+					return usageError{fmt.Errorf("--snapshot %d: table %s has no such snapshot (list them with 'lakeload snapshots')", snapshot, id)}
+				}
 			}
 			plan, err := read.Scan(ctx, t, read.ScanOptions{SnapshotID: snapshot})
 			if err != nil {
@@ -121,14 +132,12 @@ func text(t spec.DataType, v any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := string(b)
-	if len(s) >= 2 && s[0] == '"' {
+	if len(b) > 0 && b[0] == '"' {
 		var out string
-		if _, err := fmt.Sscanf(s, "%q", &out); err == nil {
-			return out, nil
-		}
+		err := json.Unmarshal(b, &out)
+		return out, err
 	}
-	return s, nil
+	return string(b), nil
 }
 
 func (p *printer) row(row []any) error {
@@ -140,7 +149,12 @@ func (p *printer) row(row []any) error {
 			if i > 0 {
 				sb.WriteByte(',')
 			}
-			fmt.Fprintf(&sb, "%q:", f.Name)
+			name, err := json.Marshal(f.Name)
+			if err != nil {
+				return err
+			}
+			sb.Write(name)
+			sb.WriteByte(':')
 			b, err := canon.Value(f.Type, row[i])
 			if err != nil {
 				return fmt.Errorf("column %s: %w", f.Name, err)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -17,6 +16,9 @@ func newTableCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "table",
 		Short: "Create, describe or drop a Paimon table",
+		Example: `  lakeload table create --warehouse /data/wh --table shop.events --column "id BIGINT" --column "payload STRING"
+  lakeload table describe --warehouse /data/wh --table shop.events
+  lakeload table drop --warehouse /data/wh --table shop.events`,
 	}
 	c.AddCommand(newTableCreateCommand(), newTableDescribeCommand(), newTableDropCommand())
 	return c
@@ -81,6 +83,14 @@ Primary-key tables need a fixed bucket count (--option bucket=N) to be written b
 			s, err := spec.NewSchema(fields, partitionBy, primaryKey, opts, cm)
 			if err != nil {
 				return usageError{err}
+			}
+			if ifNotExists {
+				if exists, err := cat.TableExists(cmd.Context(), id); err != nil {
+					return err
+				} else if exists {
+					fmt.Fprintf(cmd.OutOrStdout(), "table %s already exists; nothing created\n", id)
+					return nil
+				}
 			}
 			if err := cat.CreateTable(cmd.Context(), id, s, ifNotExists); err != nil {
 				return err
@@ -203,6 +213,14 @@ func newTableDropCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			exists, err := cat.TableExists(cmd.Context(), id)
+			if err != nil {
+				return err
+			}
+			if !exists && ifExists {
+				fmt.Fprintf(cmd.OutOrStdout(), "table %s does not exist; nothing dropped\n", id)
+				return nil
+			}
 			if err := cat.DropTable(cmd.Context(), id, ifExists); err != nil {
 				return err
 			}
@@ -212,6 +230,5 @@ func newTableDropCommand() *cobra.Command {
 	}
 	tf.register(c)
 	c.Flags().BoolVar(&ifExists, "if-exists", false, "succeed if the table does not exist")
-	_ = os.Stdout
 	return c
 }

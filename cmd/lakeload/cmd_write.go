@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,7 +29,8 @@ func newWriteCommand() *cobra.Command {
 		Short: "Write files into a table as one commit (one-shot, not resumable)",
 		Long: `Write reads every file matching --from, maps its columns onto the table's columns by name, and
 commits all rows as one Paimon snapshot. Nothing is committed if any file or value is bad; the error names
-the file, row and column. For long loads that must survive crashes use 'lakeload load'.
+the file, line (or Parquet row) and column, and the data files already written are deleted. A failed or
+interrupted write can simply be run again; it does not resume.
 
 With --op-column, that input column holds each row's kind: +I, -U, +U, -D (or insert, update_before,
 update_after, delete); -U/-D rows delete their key from primary-key tables.`,
@@ -44,6 +46,11 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			}
 			if from == "" {
 				return usageError{errors.New("--from is required: a file or glob of input files")}
+			}
+			switch format {
+			case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
+			default:
+				return usageError{fmt.Errorf("--format %q: use parquet, csv or jsonl", format)}
 			}
 			loc := time.UTC
 			if timeZone != "" {
@@ -69,13 +76,13 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 				n, err := writeSplit(cmd, w, cat.FS, sp, t.Schema, opts)
 				rows += n
 				if err != nil {
-					_ = w.Abort(ctx)
+					_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 					return err
 				}
 			}
 			msgs, err := w.Prepare(ctx)
 			if err != nil {
-				_ = w.Abort(ctx)
+				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err
 			}
 			files := 0

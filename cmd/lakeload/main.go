@@ -4,6 +4,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,11 +12,21 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one lakeload command line and returns its exit code (see exit.go); errors are printed
+// to stderr as "lakeload: MESSAGE".
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "lakeload: "+err.Error())
+		fmt.Fprintln(stderr, "lakeload: "+err.Error())
 	}
-	os.Exit(exitCode(ctx, err))
+	return exitCode(ctx, err)
 }

@@ -31,7 +31,43 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 		return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
 	})
 	root.AddCommand(newTableCommand(), newWriteCommand(), newScanCommand(), newSnapshotsCommand())
+	addBuiltinCommands(root)
+	// Cobra reports missing required flags and stray arguments as plain errors; make them usage errors
+	// (exit 2) like flag errors.
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if err := c.ValidateRequiredFlags(); err != nil {
+			return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
+		}
+		return nil
+	}
+	markUsageErrors(root)
 	return root
+}
+
+// markUsageErrors makes argument errors usage errors throughout the tree, and gives command groups
+// (commands that only hold subcommands) a RunE that shows help without arguments and rejects an unknown
+// subcommand; without it cobra prints the group's help and exits 0 for "lakeload table bogus".
+func markUsageErrors(c *cobra.Command) {
+	if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("unknown command %q for %q\nSee '%s --help'.", args[0], c.CommandPath(), c.CommandPath())}
+			}
+			return c.Help()
+		}
+	}
+	if validate := c.Args; validate != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := validate(c, args); err != nil {
+				return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		markUsageErrors(sub)
+	}
 }
 
 // tableFlags are the flags naming a table.
@@ -57,4 +93,31 @@ func (f *tableFlags) open() (*catalog.Catalog, catalog.Identifier, error) {
 		return nil, id, usageError{fmt.Errorf("--warehouse: %w", err)}
 	}
 	return catalog.New(fs, path), id, nil
+}
+
+// completionExamples are the Example sections of cobra's generated completion commands.
+var completionExamples = map[string]string{
+	"completion": "  source <(lakeload completion bash)",
+	"bash":       "  source <(lakeload completion bash)",
+	"zsh":        `  lakeload completion zsh > "${fpath[1]}/_lakeload"`,
+	"fish":       "  lakeload completion fish > ~/.config/fish/completions/lakeload.fish",
+	"powershell": "  lakeload completion powershell | Out-String | Invoke-Expression",
+}
+
+// addBuiltinCommands creates cobra's help and completion commands now (cobra would add them when the
+// command runs) so they get Example sections like every other command.
+func addBuiltinCommands(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = "  lakeload help scan\n  lakeload help table create"
+		case "completion":
+			c.Example = completionExamples["completion"]
+			for _, sub := range c.Commands() {
+				sub.Example = completionExamples[sub.Name()]
+			}
+		}
+	}
 }

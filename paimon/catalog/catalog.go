@@ -71,7 +71,9 @@ func New(fs fileio.FileIO, warehouse string) *Catalog {
 func (c *Catalog) DatabasePath(db string) string { return fileio.Join(c.Warehouse, db+dbSuffix) }
 
 // TablePath returns <warehouse>/<db>.db/<table>.
-func (c *Catalog) TablePath(id Identifier) string { return fileio.Join(c.DatabasePath(id.Database), id.Table) }
+func (c *Catalog) TablePath(id Identifier) string {
+	return fileio.Join(c.DatabasePath(id.Database), id.Table)
+}
 
 // DatabaseExists reports whether the database directory exists.
 func (c *Catalog) DatabaseExists(ctx context.Context, db string) (bool, error) {

@@ -111,7 +111,8 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 			res.SnapshotID = snap.ID
 			return res, nil
 		}
-		if errors.Is(err, table.ErrSnapshotExists) {
+		unknown := !errors.Is(err, table.ErrSnapshotExists)
+		if !unknown {
 			res.Retries++
 			// Someone else took the id; our commit is certainly not in it, so keep no lookup beyond what
 			// was already required, but a lookup is cheap and protects against a racing duplicate of ourselves.
@@ -124,6 +125,10 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 			}
 		}
 		if attempt >= o.MaxRetries {
+			if unknown {
+				// The last attempt may have landed: the caller must look it up before trying again.
+				return res, fmt.Errorf("commit to %s failed after %d attempts: %w: %w", t.Path, attempt+1, ErrUnknownOutcome, err)
+			}
 			return res, fmt.Errorf("commit to %s failed after %d attempts: %w", t.Path, attempt+1, err)
 		}
 		backoff(ctx, attempt)

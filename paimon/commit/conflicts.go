@@ -61,10 +61,23 @@ func checkConflicts(ctx context.Context, t *table.Table, base []manifest.Manifes
 			return fmt.Errorf("%w: total buckets of a partition changed from %d to %d", ErrConflict, n, e.TotalBuckets)
 		}
 	}
+	// As Java: the delta alone must merge (a commit may not delete and add the same file), and no DELETE
+	// may survive merging it onto the live files (e.g. one file deleted twice in one commit).
+	if _, err := manifest.MergeEntries(entries); err != nil {
+		return fmt.Errorf("%w: commit adds and deletes the same file: %v", ErrConflict, err)
+	}
 	merged = append(merged, entries...)
-	after, err := manifest.MergeEntries(merged)
+	afterAll, err := manifest.MergeKeepingDeletes(merged)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	var after []manifest.ManifestEntry
+	for _, e := range afterAll {
+		if e.Kind == manifest.Delete {
+			return fmt.Errorf("%w: file deletion conflicts detected: %s is no longer live (deleted twice, or another writer changed bucket %d)",
+				ErrConflict, e.File.FileName, e.Bucket)
+		}
+		after = append(after, e)
 	}
 	if len(t.Schema.PrimaryKeys) == 0 {
 		return nil

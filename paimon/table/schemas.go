@@ -26,7 +26,9 @@ func NewSchemas(fs fileio.FileIO, tablePath string) *Schemas {
 }
 
 // Path returns the path of schema-id.
-func (m *Schemas) Path(id int64) string { return fileio.Join(m.dir, schemaPrefix+strconv.FormatInt(id, 10)) }
+func (m *Schemas) Path(id int64) string {
+	return fileio.Join(m.dir, schemaPrefix+strconv.FormatInt(id, 10))
+}
 
 // IDs lists schema ids, ascending.
 func (m *Schemas) IDs(ctx context.Context) ([]int64, error) {

@@ -33,7 +33,9 @@ func NewSnapshots(fs fileio.FileIO, tablePath string) *Snapshots {
 }
 
 // Path returns the path of snapshot-id.
-func (m *Snapshots) Path(id int64) string { return fileio.Join(m.dir, snapshotPrefix+strconv.FormatInt(id, 10)) }
+func (m *Snapshots) Path(id int64) string {
+	return fileio.Join(m.dir, snapshotPrefix+strconv.FormatInt(id, 10))
+}
 
 // Get reads snapshot id. A missing snapshot returns an error wrapping fileio.ErrNotExist.
 func (m *Snapshots) Get(ctx context.Context, id int64) (*spec.Snapshot, error) {

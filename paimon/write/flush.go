@@ -57,7 +57,7 @@ func (w *Writer) flush(ctx context.Context, b *bucketBuffer) error {
 	n := len(b.rows)
 	recs := make([]mergetree.KeyValue, n)
 	for i, row := range b.rows {
-		recs[i] = mergetree.KeyValue{Seq: b.nextSeq + int64(i), Kind: b.kinds[i], Value: row}
+		recs[i] = mergetree.KeyValue{Seq: b.seqs[i], Kind: b.kinds[i], Value: row}
 		if w.merge != nil {
 			key := make([]any, len(w.keyIdx))
 			for j, p := range w.keyIdx {
@@ -66,8 +66,7 @@ func (w *Writer) flush(ctx context.Context, b *bucketBuffer) error {
 			recs[i].Key = key
 		}
 	}
-	b.nextSeq += int64(n)
-	b.rows, b.kinds = nil, nil
+	b.rows, b.kinds, b.seqs = nil, nil, nil
 	if w.merge != nil {
 		var err error
 		if recs, err = mergetree.Fold(w.merge, recs); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
@@ -37,6 +38,12 @@ func CheckWritable(t *table.Table) error {
 			return fail("%s=true is not supported", k)
 		}
 	}
+	for _, f := range t.PartitionFields() {
+		if f.Type.Root == spec.Float || f.Type.Root == spec.Double {
+			return fail("partition column %s is %s: Java names its directory with %s.toString, whose output differs between JDK <= 18 and >= 19 (e.g. 1.0E23 vs 9.999999999999999E22), so Java and lakeload readers may look for the files in different directories; partition by a STRING, INT/BIGINT or DECIMAL column instead",
+				f.Name, f.Type, javaBoxName(f.Type.Root))
+		}
+	}
 	if !t.HasPrimaryKey() {
 		return nil
 	}
@@ -50,4 +57,11 @@ func CheckWritable(t *table.Table) error {
 		return fail("changelog-producer=input needs changelog files, which lakeload does not write yet; use 'none', 'lookup' or 'full-compaction'")
 	}
 	return nil
+}
+
+func javaBoxName(r spec.TypeRoot) string {
+	if r == spec.Float {
+		return "Float"
+	}
+	return "Double"
 }

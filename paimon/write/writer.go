@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -39,6 +40,7 @@ type bucketBuffer struct {
 	bucket    int32
 	rows      [][]any
 	kinds     []spec.RowKind
+	seqs      []int64
 	nextSeq   int64
 	files     []manifest.DataFileMeta
 }
@@ -55,6 +57,7 @@ type Writer struct {
 	bktIdx   []int
 	bktT     []spec.DataType
 	keyIdx   []int
+	kindIdx  int // column named by option rowkind.field, -1 if none
 	buckets  map[bucketKey]*bucketBuffer
 	restored map[bucketKey]int64 // max live sequence number per bucket
 	numBkt   int32
@@ -76,6 +79,14 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 	}
 	w := &Writer{t: t, o: o, paths: t.NewPaths(), buckets: map[bucketKey]*bucketBuffer{}, restored: map[bucketKey]int64{}}
 	w.numBkt = int32(t.Options.Bucket())
+	w.kindIdx = -1
+	if col, ok := t.Options.Get("rowkind.field"); ok && col != "" {
+		f, pos, found := t.Schema.Field(col)
+		if !found || (f.Type.Root != spec.VarChar && f.Type.Root != spec.Char) {
+			return nil, fmt.Errorf("%w: table %s: option rowkind.field names %q, which is not a STRING column", ErrUnsupportedTable, t.Path, col)
+		}
+		w.kindIdx = pos
+	}
 	var err error
 	if w.partIdx, w.partT, err = indexes(t.Schema, t.Schema.PartitionKeys); err != nil {
 		return nil, err
@@ -147,8 +158,22 @@ func (w *Writer) restore(ctx context.Context) error {
 }
 
 // Write buffers the rows of rec, whose columns are the table's fields in schema order.
-// kinds gives each row's kind (nil = all inserts).
+// kinds gives each row's kind (nil = all inserts). Rows get the next sequence numbers of their bucket.
 func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind) error {
+	return w.write(ctx, rec, kinds, -1)
+}
+
+// WriteSeq is Write with explicit sequence numbers: row i gets firstSeq+i. The caller guarantees the
+// numbers are above every number live in the rows' buckets and never reused (the loader derives them
+// from its window plan, so every attempt over the same input writes the same numbers).
+func (w *Writer) WriteSeq(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error {
+	if firstSeq < 0 {
+		return fmt.Errorf("write: negative sequence number %d", firstSeq)
+	}
+	return w.write(ctx, rec, kinds, firstSeq)
+}
+
+func (w *Writer) write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error {
 	fields := w.t.Schema.Fields
 	if int(rec.NumCols()) != len(fields) {
 		return fmt.Errorf("write: record has %d columns, table %s has %d", rec.NumCols(), w.t.Path, len(fields))
@@ -173,7 +198,11 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.
 		if kinds != nil {
 			kind = kinds[r]
 		}
-		if err := w.add(row, kind); err != nil {
+		seq := int64(-1)
+		if firstSeq >= 0 {
+			seq = firstSeq + int64(r)
+		}
+		if err := w.add(row, kind, seq); err != nil {
 			return fmt.Errorf("write: row %d: %w", r, err)
 		}
 	}
@@ -185,7 +214,7 @@ func (w *Writer) Write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.
 
 // WriteRow buffers one row given as Datums in schema order.
 func (w *Writer) WriteRow(ctx context.Context, row []any, kind spec.RowKind) error {
-	if err := w.add(row, kind); err != nil {
+	if err := w.add(row, kind, -1); err != nil {
 		return err
 	}
 	if w.buffered >= w.o.BufferBytes {
@@ -194,7 +223,19 @@ func (w *Writer) WriteRow(ctx context.Context, row []any, kind spec.RowKind) err
 	return nil
 }
 
-func (w *Writer) add(row []any, kind spec.RowKind) error {
+// add buffers one row; seq < 0 means "next number of the bucket".
+func (w *Writer) add(row []any, kind spec.RowKind, seq int64) error {
+	if w.kindIdx >= 0 {
+		// Java's RowKindGenerator: the column's short string decides the kind.
+		k, err := kindFromField(row[w.kindIdx])
+		if err != nil {
+			return fmt.Errorf("column %s (option rowkind.field): %w", w.t.Schema.Fields[w.kindIdx].Name, err)
+		}
+		kind = k
+	}
+	if kind.IsRetract() && w.dropsRetract(kind) {
+		return nil // Java TableWriteImpl's RowKindFilter: ignored retractions never reach a file
+	}
 	if w.merge == nil && kind.IsRetract() {
 		return fmt.Errorf("row kind %d (a retraction) cannot be written to append table %s, which has no primary key", kind, w.t.Path)
 	}
@@ -225,10 +266,25 @@ func (w *Writer) add(row []any, kind spec.RowKind) error {
 		b = &bucketBuffer{partition: pb, bucket: bucket, nextSeq: w.startSeq(k)}
 		w.buckets[k] = b
 	}
+	if seq < 0 {
+		seq = b.nextSeq
+		b.nextSeq++
+	}
 	b.rows = append(b.rows, row)
 	b.kinds = append(b.kinds, kind)
+	b.seqs = append(b.seqs, seq)
 	w.buffered += rowSize(row)
 	return nil
+}
+
+// dropsRetract reports whether the table ignores rows of this retract kind on write
+// ('ignore-delete' drops -U and -D, 'ignore-update-before' drops -U).
+func (w *Writer) dropsRetract(kind spec.RowKind) bool {
+	if w.t.Options.IgnoreDelete() {
+		return true
+	}
+	v, _ := w.t.Options.Get("ignore-update-before")
+	return kind == spec.RowKindUpdateBefore && strings.EqualFold(strings.TrimSpace(v), "true")
 }
 
 func (w *Writer) startSeq(k bucketKey) int64 {
@@ -315,4 +371,22 @@ func (w *Writer) Abort(ctx context.Context) error {
 	w.written = nil
 	w.buckets = map[bucketKey]*bucketBuffer{}
 	return errors.Join(errs...)
+}
+
+func kindFromField(v any) (spec.RowKind, error) {
+	s, _ := v.(string)
+	switch s {
+	case "+I":
+		return spec.RowKindInsert, nil
+	case "-U":
+		return spec.RowKindUpdateBefore, nil
+	case "+U":
+		return spec.RowKindUpdateAfter, nil
+	case "-D":
+		return spec.RowKindDelete, nil
+	}
+	if v == nil {
+		return 0, fmt.Errorf("row kind is null; use +I, -U, +U or -D")
+	}
+	return 0, fmt.Errorf("row kind %q is not one of +I, -U, +U, -D", s)
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
-// ErrUnsupportedFormat is returned (wrapped) when a metadata file is not an Avro container, e.g. a
-// manifest written with manifest.format=orc.
+// ErrUnsupportedFormat is returned (wrapped) when a metadata file is well formed but uses a
+// format feature this package cannot decode, e.g. an ORC file (manifest.format=orc) with a codec
+// or column type orcmeta does not implement.
 var ErrUnsupportedFormat = errors.New("manifest: unsupported metadata file format")
 
 // readConfig bounds what one Avro value may allocate: a single bytes/string field and the element
@@ -35,8 +36,8 @@ func readOCF(r io.Reader, what string, fn func(i int, rec row) error) (err error
 	if err != nil {
 		return fmt.Errorf("manifest: read %s: %w", what, err)
 	}
-	if bytes.HasPrefix(data, []byte("ORC")) {
-		return fmt.Errorf("%w: %s is an ORC file (manifest.format=orc); only Avro is supported", ErrUnsupportedFormat, what)
+	if isORC(data) {
+		return readORC(data, what, fn)
 	}
 	if err := checkContainer(data); err != nil {
 		return fmt.Errorf("%s: %w", what, err)

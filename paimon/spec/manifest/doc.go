@@ -12,6 +12,8 @@
 //     writers wrapped in ["null", record] unions are accepted.
 //   - Partition, key and statistics rows stay opaque serialized BinaryRow bytes (4-byte big-endian
 //     arity + row); writers only check that they are structurally long enough for their arity.
-//   - Decoders never panic: malformed input gives an error wrapping spec.ErrCorrupt; a non-Avro
-//     (ORC) metadata file gives ErrUnsupportedFormat.
+//   - Readers also accept ORC metadata files (manifest.format=orc), decoded by package orcmeta
+//     into the same rows and mapped by the same field names; writers always emit Avro.
+//   - Decoders never panic: malformed input gives an error wrapping spec.ErrCorrupt; an ORC file
+//     using features orcmeta does not implement gives ErrUnsupportedFormat.
 package manifest

@@ -18,9 +18,10 @@ const fixtureRoot = "../../../testdata/java-written"
 
 // fixtureTable is one Java-written table directory (<name>.db/<name>).
 type fixtureTable struct {
-	dir           string
-	partitionKeys []string
-	avro          bool // manifest.format is avro (the others are ORC)
+	dir            string
+	partitionKeys  []string
+	partitionTypes []string // Paimon type names of the partition keys, e.g. "INT", "STRING"
+	avro           bool     // manifest.format is avro (the others are ORC)
 }
 
 func fixtureTables(t testing.TB) []fixtureTable {
@@ -36,13 +37,27 @@ func fixtureTables(t testing.TB) []fixtureTable {
 			t.Fatalf("read schema of %s: %v", d, err)
 		}
 		var s struct {
+			Fields []struct {
+				Name string          `json:"name"`
+				Type json.RawMessage `json:"type"`
+			} `json:"fields"`
 			PartitionKeys []string          `json:"partitionKeys"`
 			Options       map[string]string `json:"options"`
 		}
 		if err := json.Unmarshal(raw, &s); err != nil {
 			t.Fatalf("parse schema of %s: %v", d, err)
 		}
-		out = append(out, fixtureTable{dir: d, partitionKeys: s.PartitionKeys, avro: s.Options["manifest.format"] != "orc"})
+		ft := fixtureTable{dir: d, partitionKeys: s.PartitionKeys, avro: s.Options["manifest.format"] != "orc"}
+		for _, k := range s.PartitionKeys {
+			typ := ""
+			for _, f := range s.Fields {
+				if f.Name == k {
+					_ = json.Unmarshal(f.Type, &typ) // partition keys have atomic types: a JSON string
+				}
+			}
+			ft.partitionTypes = append(ft.partitionTypes, strings.TrimSuffix(typ, " NOT NULL"))
+		}
+		out = append(out, ft)
 	}
 	return out
 }
@@ -85,9 +100,10 @@ func fileSize(t testing.TB, path string) int64 {
 	return st.Size()
 }
 
-// partitionPath renders a partition row of NOT NULL INT fields (all the Avro fixtures use only
-// those) as Java's directory path "k1=v1/k2=v2". Test-only: a tiny BinaryRow INT decoder.
-func partitionPath(keys []string, row []byte) (string, error) {
+// partitionPath renders a partition row as Java's directory path "k1=v1/k2=v2". Test-only: a
+// tiny BinaryRow decoder for the INT and STRING partition keys of the fixtures; a null value is
+// Java's default partition name.
+func partitionPath(keys, types []string, row []byte) (string, error) {
 	if len(row) < 4 {
 		return "", fmt.Errorf("short partition row")
 	}
@@ -100,16 +116,36 @@ func partitionPath(keys []string, row []byte) (string, error) {
 	var parts []string
 	for i, k := range keys {
 		off := nullBits + 8*i
-		if off+4 > len(body) {
+		if off+8 > len(body) {
 			return "", fmt.Errorf("short partition row")
 		}
-		parts = append(parts, fmt.Sprintf("%s=%d", k, int32(binary.LittleEndian.Uint32(body[off:]))))
+		if body[(i+8)/8]&(1<<((i+8)%8)) != 0 {
+			parts = append(parts, k+"=__DEFAULT_PARTITION__")
+			continue
+		}
+		switch types[i] {
+		case "INT":
+			parts = append(parts, fmt.Sprintf("%s=%d", k, int32(binary.LittleEndian.Uint32(body[off:]))))
+		case "STRING":
+			slot := binary.LittleEndian.Uint64(body[off:])
+			var s []byte
+			if slot>>63 == 1 { // inline: length in the top byte, bytes at the start of the slot
+				s = body[off : off+int(slot>>56&0x7f)]
+			} else if start, n := int(slot>>32), int(slot&0xffffffff); start+n <= len(body) {
+				s = body[start : start+n]
+			} else {
+				return "", fmt.Errorf("string partition value outside the row")
+			}
+			parts = append(parts, k+"="+string(s))
+		default:
+			return "", fmt.Errorf("partition key %s of type %s", k, types[i])
+		}
 	}
 	return filepath.Join(parts...), nil
 }
 
 func bucketDir(ft fixtureTable, partition []byte, bucket int32) (string, error) {
-	p, err := partitionPath(ft.partitionKeys, partition)
+	p, err := partitionPath(ft.partitionKeys, ft.partitionTypes, partition)
 	if err != nil {
 		return "", err
 	}

@@ -3,8 +3,8 @@ package orcmeta
 // Allocation caps, proportional to the file size so that a small corrupt file cannot make the
 // reader allocate much: a legitimate Paimon metadata file compresses far less than this.
 const (
-	bytesPerFileByte  = 512  // decompressed bytes per file byte
-	valuesPerFileByte = 64   // decoded values (all columns) per file byte
+	bytesPerFileByte  = 512 // decompressed bytes per file byte
+	valuesPerFileByte = 64  // decoded values (all columns) per file byte
 	budgetBaseBytes   = 1 << 20
 	budgetBaseValues  = 4096
 )

@@ -5,9 +5,9 @@ package orcmeta
 
 // Protobuf wire types.
 const (
-	wireVarint = 0
+	wireVarint  = 0
 	wireFixed64 = 1
-	wireBytes  = 2
+	wireBytes   = 2
 	wireFixed32 = 5
 )
 

@@ -9,7 +9,9 @@ type stream struct {
 
 func (s *stream) remaining() int { return len(s.b) - s.pos }
 
-func (s *stream) eof() error { return corruptf("%s: unexpected end of stream at byte %d", s.what, s.pos) }
+func (s *stream) eof() error {
+	return corruptf("%s: unexpected end of stream at byte %d", s.what, s.pos)
+}
 
 func (s *stream) byte() (byte, error) {
 	if s.pos >= len(s.b) {

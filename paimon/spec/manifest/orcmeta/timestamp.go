@@ -3,6 +3,7 @@ package orcmeta
 import (
 	"math"
 	"time"
+	_ "time/tzdata" // writer time zones (Java writes e.g. "Asia/Shanghai") resolve without system zoneinfo
 )
 
 // orcEpoch is 2015-01-01 00:00:00 UTC in Unix seconds, the zero of ORC timestamp seconds.

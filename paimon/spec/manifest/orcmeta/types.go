@@ -104,3 +104,13 @@ type StripeInfo struct {
 	Offset, IndexLength, DataLength, FooterLength uint64
 	NumRows                                       uint64
 }
+
+// Field returns the type of a struct's field by name, or nil if t has no such field.
+func (t *Type) Field(name string) *Type {
+	for i, n := range t.FieldNames {
+		if n == name {
+			return t.Children[i]
+		}
+	}
+	return nil
+}

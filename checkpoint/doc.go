@@ -1,0 +1,29 @@
+// Package checkpoint is the durable journal of a lakeload load job and the pure recovery decision
+// over it. docs/protocol.md is the specification; this comment lists what the code enforces.
+//
+// Store layout under a root directory (every path is a record of this package):
+//
+//	job.json                              JobRecord, write-once
+//	plan.json                             PlanRecord (the split list), write-once
+//	lease/lease-<n>                       LeaseRecord version n; the highest n is the lease (see lease.go)
+//	windows/<w>/assigned                  Assigned: splits, sequence base, snapshot seen, first attempt
+//	windows/<w>/attempt-<a>/begin         AttemptStart: a later attempt a of w exists (write-once)
+//	windows/<w>/attempt-<a>/<task>.res    TaskResult: commit messages + coverage of one task
+//	windows/<w>/committed                 Committed: snapshot id + attempt, after verification
+//	windows/<w>/published                 Published: the coverage now done
+//	windows/<w>/voided                    Voided: w was rolled back and its splits return to the pool
+//	done                                  DoneRecord: the job finished
+//
+// Invariants:
+//   - Every record except the lease is written exactly once with fileio.WriteIfAbsent; a second
+//     write fails with an error wrapping fileio.ErrExist. Nothing in the store is ever rewritten.
+//   - Every record is an envelope (magic, format version, kind, CRC32C, length) around a JSON body
+//     that repeats the record's identity (window, attempt, task); a torn, corrupt, misplaced or
+//     unknown record is an error wrapping ErrCorrupt that names its path — never skipped.
+//   - Load reads the whole store into a State, a value that nothing mutates afterwards.
+//   - Decide(State, TableView) is a pure function: the recovery plan depends on its arguments only.
+//     It keeps protocol invariants I1 (published ⊆ committed), I2 (one commit per window, in
+//     increasing window order), I3 (stop, never guess, when an outcome is unknown) and I5 (publish
+//     the attempt named by the snapshot that committed).
+//   - The package starts no goroutines and keeps no global state.
+package checkpoint

@@ -1,0 +1,78 @@
+package checkpoint
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"strconv"
+	"strings"
+)
+
+// Envelope format, version 1 — one header line, then the JSON body:
+//
+//	LLCKPT 1 <kind> <crc32c of body, 8 lower-case hex digits> <body length in bytes>\n<body>
+//
+// The length catches torn (short) writes, the CRC32C catches bit rot, the kind catches a record
+// copied to the wrong name, and the version refuses records of an unknown layout.
+const (
+	envelopeMagic   = "LLCKPT"
+	envelopeVersion = 1
+	maxHeaderLen    = 128
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encodeRecord wraps v's JSON in an envelope of kind.
+func encodeRecord(kind string, v any) ([]byte, error) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: encode %s: %w", kind, err)
+	}
+	header := fmt.Sprintf("%s %d %s %08x %d\n", envelopeMagic, envelopeVersion, kind,
+		crc32.Checksum(body, castagnoli), len(body))
+	return append([]byte(header), body...), nil
+}
+
+// decodeRecord checks the envelope of data read from path and decodes its body into v. Unknown
+// JSON fields are refused: a newer layout must bump the version. Errors wrap ErrCorrupt.
+func decodeRecord(path, kind string, data []byte, v any) error {
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 || nl > maxHeaderLen {
+		return corruptf(path, "no record header (torn or foreign file, %d bytes)", len(data))
+	}
+	f := strings.Split(string(data[:nl]), " ")
+	if len(f) != 5 || f[0] != envelopeMagic {
+		return corruptf(path, "bad record header %q", data[:nl])
+	}
+	if ver, err := strconv.Atoi(f[1]); err != nil || ver != envelopeVersion {
+		return corruptf(path, "record format version %q is not supported (this lakeload reads version %d)", f[1], envelopeVersion)
+	}
+	if f[2] != kind {
+		return corruptf(path, "record kind %q where %q belongs", f[2], kind)
+	}
+	sum, err := strconv.ParseUint(f[3], 16, 32)
+	if err != nil || len(f[3]) != 8 {
+		return corruptf(path, "bad checksum field %q", f[3])
+	}
+	n, err := strconv.Atoi(f[4])
+	if err != nil || n < 0 {
+		return corruptf(path, "bad length field %q", f[4])
+	}
+	body := data[nl+1:]
+	if len(body) != n {
+		return corruptf(path, "torn record: body has %d bytes, header says %d", len(body), n)
+	}
+	if got := crc32.Checksum(body, castagnoli); got != uint32(sum) {
+		return corruptf(path, "checksum mismatch: body %08x, header %08x", got, sum)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return corruptf(path, "%s body: %v", kind, err)
+	}
+	if dec.More() {
+		return corruptf(path, "%s body: trailing data", kind)
+	}
+	return nil
+}

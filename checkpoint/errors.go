@@ -1,0 +1,27 @@
+package checkpoint
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lakeload/lakeload/paimon/spec"
+)
+
+// ErrCorrupt is wrapped by every error about a torn, corrupt, misplaced or inconsistent record.
+// errors.Is(err, spec.ErrCorrupt) holds too.
+var ErrCorrupt = fmt.Errorf("checkpoint: corrupt store: %w", spec.ErrCorrupt)
+
+// ErrLeaseHeld is returned (wrapped) by AcquireLease when another live owner holds the lease.
+var ErrLeaseHeld = errors.New("checkpoint: lease held by another runner")
+
+// ErrLeaseLost is returned (wrapped) by Lease.Renew and Lease.Release when another runner took the
+// lease over since this handle's version.
+var ErrLeaseLost = errors.New("checkpoint: lease lost to another runner")
+
+// ErrStop is wrapped by the error of a Stop action: recovery cannot proceed without a person.
+var ErrStop = errors.New("checkpoint: recovery stopped")
+
+// corruptf builds an error wrapping ErrCorrupt that names path.
+func corruptf(path, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,232 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lakeload/lakeload/fileio"
+)
+
+// The lease is a compare-and-swap register built from write-once files, so every backend with
+// WriteIfAbsent (local disks, object stores with conditional PUT) can hold it:
+//
+//   - Version n of the lease is the file lease/lease-<n> (zero-padded); the highest n is current.
+//   - To change the lease from version n (acquire, renew, release), write version n+1 with
+//     WriteIfAbsent. Exactly one writer wins version n+1; the others get ErrExist and have lost.
+//   - After winning, the writer lists lease/ and checks that n+1 is the highest version: a
+//     holder with a stale handle whose n+1 slot had been pruned may re-create it, but then a higher
+//     version exists and it learns that it lost.
+//   - Versions more than leaseKeep below the current are deleted (best effort).
+//
+// The lease is advisory (protocol "Fencing"): it refuses a second runner politely, but no
+// correctness property of the job depends on it.
+
+const leaseKeep = 8
+
+// LeaseOwner identifies a runner. Token is unique per process run (a UUID).
+type LeaseOwner struct {
+	Host  string `json:"host"`
+	PID   int    `json:"pid"`
+	Token string `json:"token"`
+}
+
+// LeaseRecord is one version of the lease.
+type LeaseRecord struct {
+	Version   int64      `json:"version"`
+	Owner     LeaseOwner `json:"owner"`
+	Acquired  time.Time  `json:"acquired"`
+	Heartbeat time.Time  `json:"heartbeat"`
+	Released  bool       `json:"released,omitempty"`
+}
+
+// LeaseOptions say who acquires the lease and when a current holder may be displaced.
+type LeaseOptions struct {
+	Owner LeaseOwner
+	Now   func() time.Time // default time.Now
+	// TTL: a holder whose heartbeat is older is stale. Stale alone displaces nobody unless
+	// TakeoverExpired is set; it is reported in the ErrLeaseHeld message.
+	TTL             time.Duration
+	TakeoverExpired bool
+	// Takeover displaces any holder (the explicit --takeover flag).
+	Takeover bool
+	// OwnerAlive reports whether a holder's process is alive; known=false when it cannot tell
+	// (another host). A holder known to be dead is displaced. Nil: never known.
+	OwnerAlive func(LeaseOwner) (alive, known bool)
+}
+
+// Lease is a held version of the lease.
+type Lease struct {
+	s    *Store
+	rec  LeaseRecord
+	opts LeaseOptions
+}
+
+// Record returns the version this handle holds.
+func (l *Lease) Record() LeaseRecord { return l.rec }
+
+// CurrentLease returns the highest lease version, ok=false when none was ever written.
+func (s *Store) CurrentLease(ctx context.Context) (LeaseRecord, bool, error) {
+	n, err := s.highestLease(ctx)
+	if err != nil || n == 0 {
+		return LeaseRecord{}, false, err
+	}
+	path := s.leasePath(n)
+	rec, err := readOptional[LeaseRecord](ctx, s, path, kindLease)
+	if err != nil {
+		return LeaseRecord{}, false, err
+	}
+	if rec == nil {
+		return LeaseRecord{}, false, fmt.Errorf("checkpoint: lease %s vanished while reading: %w", path, fileio.ErrNotExist)
+	}
+	if rec.Version != n {
+		return LeaseRecord{}, false, corruptf(path, "lease record holds version %d", rec.Version)
+	}
+	return *rec, true, nil
+}
+
+func (s *Store) highestLease(ctx context.Context) (int64, error) {
+	dir := fileio.Join(s.root, leaseDir)
+	entries, err := s.fs.List(ctx, dir)
+	if err != nil {
+		return 0, fmt.Errorf("checkpoint: list %s: %w", dir, err)
+	}
+	var hi int64
+	for _, e := range entries {
+		if hidden(e.Name) {
+			continue
+		}
+		n, ok := parseLeaseName(e.Name)
+		if !ok || e.IsDir {
+			return 0, corruptf(e.Path, "unexpected entry in %s", dir)
+		}
+		hi = max(hi, n)
+	}
+	return hi, nil
+}
+
+func parseLeaseName(name string) (int64, bool) {
+	d, ok := strings.CutPrefix(name, leasePrefix)
+	if !ok || len(d) != 20 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(d, 10, 64)
+	return n, err == nil && n > 0 && leaseName(n) == name
+}
+
+// AcquireLease takes the lease for o.Owner: when none exists, it is released, it is already
+// o.Owner's, its holder is known dead, it is stale and o.TakeoverExpired, or o.Takeover. Otherwise
+// it fails with an error wrapping ErrLeaseHeld that names the holder.
+func (s *Store) AcquireLease(ctx context.Context, o LeaseOptions) (*Lease, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Owner.Token == "" {
+		return nil, errors.New("checkpoint: lease owner needs a token")
+	}
+	for try := 0; ; try++ {
+		cur, ok, err := s.CurrentLease(ctx)
+		if err != nil {
+			return nil, err
+		}
+		now := o.Now()
+		if ok {
+			if err := mayTake(cur, o, now); err != nil {
+				return nil, err
+			}
+		}
+		next := LeaseRecord{Version: cur.Version + 1, Owner: o.Owner, Acquired: now, Heartbeat: now}
+		if ok && cur.Owner.Token == o.Owner.Token && !cur.Released {
+			next.Acquired = cur.Acquired
+		}
+		l := &Lease{s: s, rec: next, opts: o}
+		err = s.casLease(ctx, next)
+		if err == nil {
+			return l, nil
+		}
+		if !errors.Is(err, ErrLeaseLost) || try >= 3 {
+			return nil, err
+		}
+		// Somebody changed the lease between our read and our write: decide again on the new version.
+	}
+}
+
+// mayTake returns nil when o may replace cur, else an error wrapping ErrLeaseHeld.
+func mayTake(cur LeaseRecord, o LeaseOptions, now time.Time) error {
+	if cur.Released || cur.Owner.Token == o.Owner.Token || o.Takeover {
+		return nil
+	}
+	if o.OwnerAlive != nil {
+		if alive, known := o.OwnerAlive(cur.Owner); known && !alive {
+			return nil
+		}
+	}
+	age := now.Sub(cur.Heartbeat)
+	stale := o.TTL > 0 && age > o.TTL
+	if stale && o.TakeoverExpired {
+		return nil
+	}
+	hint := "wait for it to finish or stop it"
+	if stale {
+		hint = fmt.Sprintf("its heartbeat is %s old (TTL %s): if it is gone, rerun with --takeover", age.Round(time.Second), o.TTL)
+	}
+	return fmt.Errorf("%w: %s pid %d (since %s, last heartbeat %s ago); %s", ErrLeaseHeld, cur.Owner.Host, cur.Owner.PID,
+		cur.Acquired.Format(time.RFC3339), age.Round(time.Second), hint)
+}
+
+// casLease writes rec.Version with WriteIfAbsent and checks it is the highest version; a loss is ErrLeaseLost.
+func (s *Store) casLease(ctx context.Context, rec LeaseRecord) error {
+	path := s.leasePath(rec.Version)
+	err := s.write(ctx, path, kindLease, rec, func() error { return nil })
+	if errors.Is(err, fileio.ErrExist) {
+		return fmt.Errorf("%w: version %d was written by another runner", ErrLeaseLost, rec.Version)
+	}
+	if err != nil {
+		return err
+	}
+	hi, err := s.highestLease(ctx)
+	if err != nil {
+		return err
+	}
+	if hi != rec.Version {
+		return fmt.Errorf("%w: version %d is current, this runner wrote the stale version %d", ErrLeaseLost, hi, rec.Version)
+	}
+	s.pruneLeases(ctx, rec.Version)
+	return nil
+}
+
+// pruneLeases deletes versions below cur-leaseKeep, best effort (safe: see the top of this file).
+func (s *Store) pruneLeases(ctx context.Context, cur int64) {
+	for n := cur - leaseKeep; n >= 1 && n > cur-2*leaseKeep; n-- {
+		_ = s.fs.Delete(ctx, s.leasePath(n))
+	}
+}
+
+// Renew writes the next version with a fresh heartbeat. It fails with ErrLeaseLost when another
+// runner changed the lease since this handle's version.
+func (l *Lease) Renew(ctx context.Context) error {
+	next := l.rec
+	next.Version++
+	next.Heartbeat = l.opts.Now()
+	if err := l.s.casLease(ctx, next); err != nil {
+		return err
+	}
+	l.rec = next
+	return nil
+}
+
+// Release writes the next version marked released, so the next runner takes the lease at once.
+func (l *Lease) Release(ctx context.Context) error {
+	next := l.rec
+	next.Version++
+	next.Heartbeat = l.opts.Now()
+	next.Released = true
+	if err := l.s.casLease(ctx, next); err != nil {
+		return err
+	}
+	l.rec = next
+	return nil
+}

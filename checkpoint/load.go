@@ -1,0 +1,153 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lakeload/lakeload/fileio"
+)
+
+// Load reads every record of the store and returns the checked State. An unreachable store is an
+// error (never an empty state); a torn, corrupt, misplaced or unknown file is an error wrapping
+// ErrCorrupt naming its path. Hidden staging files (".name…tmp") of interrupted writes are ignored.
+func (s *Store) Load(ctx context.Context) (State, error) {
+	rs, err := s.ReadRecords(ctx)
+	if err != nil {
+		return State{}, err
+	}
+	return BuildState(rs)
+}
+
+// ReadRecords reads every record without the cross-record checks of BuildState.
+func (s *Store) ReadRecords(ctx context.Context) (Records, error) {
+	var rs Records
+	var err error
+	if rs.Job, err = readOptional[JobRecord](ctx, s, fileio.Join(s.root, jobFile), kindJob); err != nil {
+		return rs, err
+	}
+	if rs.Plan, err = readOptional[PlanRecord](ctx, s, fileio.Join(s.root, planFile), kindPlan); err != nil {
+		return rs, err
+	}
+	if rs.Done, err = readOptional[DoneRecord](ctx, s, fileio.Join(s.root, doneFile), kindDone); err != nil {
+		return rs, err
+	}
+	dir := fileio.Join(s.root, windowsDir)
+	entries, err := s.fs.List(ctx, dir)
+	if err != nil {
+		return rs, fmt.Errorf("checkpoint: list %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		if hidden(e.Name) {
+			continue
+		}
+		w, ok := parseCanonical(e.Name)
+		if !ok || !e.IsDir {
+			return rs, corruptf(e.Path, "unexpected entry in %s (not a window directory)", dir)
+		}
+		if err := s.readWindow(ctx, w, &rs); err != nil {
+			return rs, err
+		}
+	}
+	return rs, nil
+}
+
+func (s *Store) readWindow(ctx context.Context, w int64, rs *Records) error {
+	dir := s.windowDir(w)
+	entries, err := s.fs.List(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("checkpoint: list %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		if hidden(e.Name) {
+			continue
+		}
+		var err error
+		switch {
+		case e.Name == assignedFile && !e.IsDir:
+			err = readInto(ctx, s, e.Path, kindAssigned, &rs.Assigned, func(a Assigned) bool { return a.Window == w })
+		case e.Name == committedFile && !e.IsDir:
+			err = readInto(ctx, s, e.Path, kindCommitted, &rs.Committed, func(c Committed) bool { return c.Window == w })
+		case e.Name == publishedFile && !e.IsDir:
+			err = readInto(ctx, s, e.Path, kindPublished, &rs.Published, func(p Published) bool { return p.Window == w })
+		case e.Name == voidedFile && !e.IsDir:
+			err = readInto(ctx, s, e.Path, kindVoided, &rs.Voided, func(v Voided) bool { return v.Window == w })
+		case strings.HasPrefix(e.Name, attemptPrefix) && e.IsDir:
+			a, ok := parseCanonical(strings.TrimPrefix(e.Name, attemptPrefix))
+			if !ok || a > 1<<30 {
+				return corruptf(e.Path, "unexpected directory in window %d", w)
+			}
+			err = s.readAttempt(ctx, w, int(a), rs)
+		default:
+			return corruptf(e.Path, "unexpected entry in window %d", w)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) readAttempt(ctx context.Context, w int64, a int, rs *Records) error {
+	dir := s.attemptDir(w, a)
+	entries, err := s.fs.List(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("checkpoint: list %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		if hidden(e.Name) {
+			continue
+		}
+		var err error
+		switch {
+		case e.IsDir:
+			return corruptf(e.Path, "unexpected directory in attempt %d of window %d", a, w)
+		case e.Name == beginFile:
+			err = readInto(ctx, s, e.Path, kindAttempt, &rs.Starts, func(b AttemptStart) bool { return b.Window == w && b.Attempt == a })
+		case strings.HasSuffix(e.Name, resultSuffix):
+			task := strings.TrimSuffix(e.Name, resultSuffix)
+			err = readInto(ctx, s, e.Path, kindResult, &rs.Results, func(r TaskResult) bool {
+				return r.Window == w && r.Attempt == a && r.TaskID == task
+			})
+		default:
+			return corruptf(e.Path, "unexpected file in attempt %d of window %d", a, w)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readOptional reads one record; a missing file is nil, no error.
+func readOptional[T any](ctx context.Context, s *Store, path, kind string) (*T, error) {
+	b, err := s.fs.ReadFile(ctx, path)
+	if errors.Is(err, fileio.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: read %s: %w", path, err)
+	}
+	v := new(T)
+	if err := decodeRecord(path, kind, b, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// readInto reads the record at path, checks that its identity matches the path, and appends it.
+func readInto[T any](ctx context.Context, s *Store, path, kind string, dst *[]T, belongs func(T) bool) error {
+	v, err := readOptional[T](ctx, s, path, kind)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		return fmt.Errorf("checkpoint: %s vanished while loading: %w", path, fileio.ErrNotExist)
+	}
+	if !belongs(*v) {
+		return corruptf(path, "record names another window, attempt or task than its path")
+	}
+	*dst = append(*dst, *v)
+	return nil
+}

@@ -1,0 +1,151 @@
+package write_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lakeload/lakeload/fileio/mem"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
+	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/write"
+)
+
+// newTable creates a table in a fresh in-memory file system from (name, SQL type) columns.
+func newTable(t *testing.T, cols [][2]string, part, pk []string, opts map[string]string) *table.Table {
+	t.Helper()
+	fields := make([]spec.DataField, len(cols))
+	for i, c := range cols {
+		typ, err := spec.ParseType(c[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields[i] = spec.DataField{Name: c[0], Type: typ}
+	}
+	s, err := spec.NewSchema(fields, part, pk, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	fs, dir := mem.New(), "/wh/db.db/t"
+	if err := table.NewSchemas(fs, dir).Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := table.Open(ctx, fs, dir, "db.t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+type change struct {
+	kind spec.RowKind
+	row  []any
+}
+
+func ins(row ...any) change { return change{spec.RowKindInsert, row} }
+func del(row ...any) change { return change{spec.RowKindDelete, row} }
+
+// writeChanges writes changes with a new writer and prepares them.
+func writeChanges(t *testing.T, tbl *table.Table, o write.Options, changes []change) []table.CommitMessage {
+	t.Helper()
+	ctx := context.Background()
+	w, err := write.New(ctx, tbl, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range changes {
+		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := w.Prepare(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
+}
+
+func commitMsgs(t *testing.T, tbl *table.Table, msgs []table.CommitMessage) int64 {
+	t.Helper()
+	res, err := commit.Commit(context.Background(), tbl, msgs, commit.Options{User: "test", Identifier: commit.BatchIdentifier, LookupAfter: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.SnapshotID
+}
+
+// fileRow is one physical row of a data file.
+type fileRow struct {
+	seq  int64
+	kind spec.RowKind
+	vals []any // table columns
+}
+
+// readDataFile reads every physical row of a data file written for message m.
+func readDataFile(t *testing.T, tbl *table.Table, m table.CommitMessage, f manifest.DataFileMeta) []fileRow {
+	t.Helper()
+	ctx := context.Background()
+	p, err := tbl.NewPaths().DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh, err := tbl.FS.Open(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	if fh.Size() != f.FileSize {
+		t.Errorf("%s: meta says %d bytes, file has %d", f.FileName, f.FileSize, fh.Size())
+	}
+	rd, err := parquet.OpenReader(fh, fh.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	phys, err := write.PhysicalFields(tbl.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(phys))
+	for i, pf := range phys {
+		names[i] = pf.Name
+	}
+	it, err := rd.Read(ctx, names, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Release()
+	pk := tbl.HasPrimaryKey()
+	nk := len(phys) - len(tbl.Schema.Fields)
+	var out []fileRow
+	for it.Next() {
+		rec := it.RecordBatch()
+		for r := 0; r < int(rec.NumRows()); r++ {
+			fr := fileRow{}
+			for c, pf := range phys {
+				v, err := parquet.DatumAt(rec.Column(c), r, pf.Type)
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch {
+				case pk && pf.Name == "_SEQUENCE_NUMBER":
+					fr.seq = v.(int64)
+				case pk && pf.Name == "_VALUE_KIND":
+					fr.kind = spec.RowKind(v.(int8))
+				case c >= nk:
+					fr.vals = append(fr.vals, v)
+				}
+			}
+			out = append(out, fr)
+		}
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(out)) != f.RowCount {
+		t.Errorf("%s: meta says %d rows, file has %d", f.FileName, f.RowCount, len(out))
+	}
+	return out
+}
