@@ -19,17 +19,17 @@ const (
 
 // win describes one window of a simulated job: every window owns two splits (2w-2, 2w-1).
 type win struct {
-	covers       []string // attempt a+1 has covers[a]
-	markers      []int    // attempts named by marker snapshots; snapshot ids 100w+i
-	committed    int      // attempt in committed (0: none)
-	committedSn  int64    // snapshot id in committed (default: the first marker's, else 100w)
-	published    int      // attempt in published (0: none)
-	missing      []int    // attempts whose data files are missing
-	unchecked    []int    // attempts whose files were not checked
-	seen         int64    // Assigned.SnapshotSeen
-	voided       bool
-	foreignJob   bool // markers name another job
-	badAttempt   bool // markers carry no valid attempt property
+	covers      []string // attempt a+1 has covers[a]
+	markers     []int    // attempts named by marker snapshots; snapshot ids 100w+i
+	committed   int      // attempt in committed (0: none)
+	committedSn int64    // snapshot id in committed (default: the first marker's, else 100w)
+	published   int      // attempt in published (0: none)
+	missing     []int    // attempts whose data files are missing
+	unchecked   []int    // attempts whose files were not checked
+	seen        int64    // Assigned.SnapshotSeen
+	voided      bool
+	foreignJob  bool // markers name another job
+	badAttempt  bool // markers carry no valid attempt property
 }
 
 // sim builds the State and TableView of a job with the given windows.

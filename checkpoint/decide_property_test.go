@@ -151,7 +151,10 @@ func checkPlan(t testing.TB, name string, st State, tv TableView, p RecoveryPlan
 func windowSpace(full bool) []win {
 	covers := [][]string{{cvNone}, {cvPartial}, {cvExact}, {cvDup}, {cvEmpty}, {cvPartial, cvExact}, {cvExact, cvPartial}, {cvExact, cvExact}}
 	markers := [][]int{nil, {1}, {2}, {1, 2}}
-	committed := []struct{ a int; sn int64 }{{0, 0}, {1, 0}, {2, 0}, {1, -1}}
+	committed := []struct {
+		a  int
+		sn int64
+	}{{0, 0}, {1, 0}, {2, 0}, {1, -1}}
 	published := []int{0, 1, 2}
 	missing := [][]int{nil, {1}}
 	seen := []int64{0, 60}
@@ -195,11 +198,45 @@ func TestDecideInvariantsOneWindowExhaustive(t *testing.T) {
 }
 
 func TestDecideInvariantsTwoWindowsExhaustive(t *testing.T) {
+	// Each window's state is built (and checked by BuildState) once per position, then composed:
+	// windows are independent records, so the composition is the State BuildState would return.
 	space := windowSpace(false)
+	type part struct {
+		ws      WindowState
+		markers []Marker
+		files   map[AttemptKey][]string
+	}
+	parts := [2][]part{}
+	var job JobRecord
+	var plan PlanRecord
+	for pos := range 2 {
+		for _, w := range space {
+			ws := []win{{covers: []string{cvExact}}, {covers: []string{cvExact}}}
+			ws[pos] = w
+			st, tv := sim(t, 1, ws...)
+			job, _ = st.Job()
+			plan, _ = st.Plan()
+			one, _ := st.Window(int64(pos + 1))
+			files := map[AttemptKey][]string{}
+			for k, v := range tv.MissingFiles {
+				if k.Window == int64(pos+1) {
+					files[k] = v
+				}
+			}
+			parts[pos] = append(parts[pos], part{one, tv.Markers[int64(pos+1)], files})
+		}
+	}
 	n := 0
-	for i, w1 := range space {
-		for j, w2 := range space {
-			st, tv := sim(t, 1, w1, w2)
+	for i, p1 := range parts[0] {
+		for j, p2 := range parts[1] {
+			st := State{job: &job, plan: &plan, windows: []WindowState{p1.ws, p2.ws}}
+			tv := TableView{EarliestSnapshot: 1, Markers: map[int64][]Marker{1: p1.markers, 2: p2.markers},
+				MissingFiles: map[AttemptKey][]string{}}
+			for _, f := range []map[AttemptKey][]string{p1.files, p2.files} {
+				for k, v := range f {
+					tv.MissingFiles[k] = v
+				}
+			}
 			p, err := Decide(st, tv)
 			must(t, err)
 			checkPlan(t, fmt.Sprintf("states %d,%d", i, j), st, tv, p)

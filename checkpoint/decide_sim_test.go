@@ -260,5 +260,8 @@ type prefixT struct {
 	prefix string
 }
 
-func (p *prefixT) Fatalf(format string, args ...any) { p.TB.Helper(); p.TB.Fatalf(p.prefix+format, args...) }
-func (p *prefixT) Fatal(args ...any)                 { p.TB.Helper(); p.TB.Fatal(append([]any{p.prefix}, args...)...) }
+func (p *prefixT) Fatalf(format string, args ...any) {
+	p.TB.Helper()
+	p.TB.Fatalf(p.prefix+format, args...)
+}
+func (p *prefixT) Fatal(args ...any) { p.TB.Helper(); p.TB.Fatal(append([]any{p.prefix}, args...)...) }

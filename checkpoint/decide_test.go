@@ -271,7 +271,7 @@ func TestJobCompatible(t *testing.T) {
 	j := testJob()
 	must(t, j.Compatible(j))
 	for field, edit := range map[string]func(*JobRecord){
-		"table uuid":        func(r *JobRecord) { r.TableUUID = "u-2" }, // table dropped and recreated (scenario 18)
+		"table uuid":        func(r *JobRecord) { r.TableUUID = "u-2" },         // table dropped and recreated (scenario 18)
 		"input fingerprint": func(r *JobRecord) { r.InputFingerprint = "fp-2" }, // same key, other input (scenario 15)
 		"option op-column":  func(r *JobRecord) { r.Options = nil },
 		"option id-column":  func(r *JobRecord) { r.Options = map[string]string{"op-column": "op", "id-column": "id"} },

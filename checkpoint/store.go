@@ -20,6 +20,9 @@ func NewStore(fs fileio.FileIO, root string) *Store { return &Store{fs: fs, root
 // Root returns the store's root directory.
 func (s *Store) Root() string { return s.root }
 
+// FS returns the file system the store lives on.
+func (s *Store) FS() fileio.FileIO { return s.fs }
+
 // write encodes v as a record of kind and creates path with it, once.
 func (s *Store) write(ctx context.Context, path, kind string, v any, validate func() error) error {
 	if err := validate(); err != nil {

@@ -114,11 +114,17 @@ func TestStoreWritesOnce(t *testing.T) {
 func TestStoreRefusesInvalidRecords(t *testing.T) {
 	s := NewStore(memFS(), "/c")
 	for name, err := range map[string]error{
-		"window 0":      s.WriteAssigned(bg, Assigned{Window: 0, Attempt: 1}),
-		"unsorted":      s.WriteAssigned(bg, Assigned{Window: 1, Attempt: 1, Splits: []int{2, 1}}),
-		"bad task id":   func() error { _, err := s.WriteResult(bg, TaskResult{Window: 1, Attempt: 1, TaskID: "../x"}); return err }(),
-		"hidden task":   func() error { _, err := s.WriteResult(bg, TaskResult{Window: 1, Attempt: 1, TaskID: ".x"}); return err }(),
-		"wrong digest":  func() error { _, err := s.WriteResult(bg, TaskResult{Window: 1, Attempt: 1, TaskID: "x", Digest: "00"}); return err }(),
+		"window 0": s.WriteAssigned(bg, Assigned{Window: 0, Attempt: 1}),
+		"unsorted": s.WriteAssigned(bg, Assigned{Window: 1, Attempt: 1, Splits: []int{2, 1}}),
+		"bad task id": func() error {
+			_, err := s.WriteResult(bg, TaskResult{Window: 1, Attempt: 1, TaskID: "../x"})
+			return err
+		}(),
+		"hidden task": func() error { _, err := s.WriteResult(bg, TaskResult{Window: 1, Attempt: 1, TaskID: ".x"}); return err }(),
+		"wrong digest": func() error {
+			_, err := s.WriteResult(bg, TaskResult{Window: 1, Attempt: 1, TaskID: "x", Digest: "00"})
+			return err
+		}(),
 		"no job id":     s.WriteJob(bg, JobRecord{CommitUser: "u"}),
 		"negative snap": s.WriteCommitted(bg, Committed{Window: 1, Attempt: 1, SnapshotID: -1}),
 	} {
@@ -205,7 +211,7 @@ type failingFS struct{ fileio.FileIO }
 
 var errUnreachable = errors.New("connection refused")
 
-func (failingFS) ReadFile(context.Context, string) ([]byte, error)       { return nil, errUnreachable }
+func (failingFS) ReadFile(context.Context, string) ([]byte, error)        { return nil, errUnreachable }
 func (failingFS) List(context.Context, string) ([]fileio.FileInfo, error) { return nil, errUnreachable }
 
 func TestLoadOfUnreachableStoreIsAnError(t *testing.T) {
@@ -246,7 +252,7 @@ func TestBuildStateRefusesImpossibleStructure(t *testing.T) {
 		"result of unbegun attempt": {func(r *Records) {
 			r.Results = []TaskResult{result(t, 1, 2, "t", []int{0})}
 		}, "never begun"},
-		"digest mismatch":    {func(r *Records) { r.Results = []TaskResult{tampered} }, "digest mismatch"},
+		"digest mismatch":     {func(r *Records) { r.Results = []TaskResult{tampered} }, "digest mismatch"},
 		"attempt begun twice": {func(r *Records) { r.Starts = []AttemptStart{{Window: 1, Attempt: 1}} }, "begun twice"},
 		"committed of unassigned": {func(r *Records) {
 			r.Committed = []Committed{{Window: 5, Attempt: 1, SnapshotID: 1}}

@@ -30,7 +30,8 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
 	})
-	root.AddCommand(newTableCommand(), newWriteCommand(), newScanCommand(), newSnapshotsCommand())
+	root.AddCommand(newTableCommand(), newWriteCommand(), newLoadCommand(), newStatusCommand(), newJobsCommand(), newJobCommand(),
+		newScanCommand(), newSnapshotsCommand())
 	addBuiltinCommands(root)
 	// Cobra reports missing required flags and stray arguments as plain errors; make them usage errors
 	// (exit 2) like flag errors.

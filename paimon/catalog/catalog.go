@@ -49,6 +49,13 @@ func ParseIdentifier(s string) (Identifier, error) {
 	return id, nil
 }
 
+func checkIdentifier(id Identifier) error {
+	if err := checkName("database", id.Database); err != nil {
+		return err
+	}
+	return checkName("table", id.Table)
+}
+
 func checkName(kind, n string) error {
 	if n == "" || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") || strings.TrimSpace(n) != n {
 		return fmt.Errorf("%w: %s name %q: use a non-empty name without '/', '\\', a leading '.' or surrounding spaces", ErrBadName, kind, n)
@@ -105,7 +112,13 @@ func (c *Catalog) CreateDatabase(ctx context.Context, db string, ignoreIfExists 
 	}); ok {
 		return m.MkdirAll(ctx, c.DatabasePath(db))
 	}
-	return nil
+	// fileio has no mkdir: writing a file creates its parents, so write and delete a hidden marker.
+	// On file systems with directories the database directory stays, as Java's mkdirs leaves it.
+	marker := fileio.Join(c.DatabasePath(db), ".lakeload-create-database")
+	if err := fileio.WriteFile(ctx, c.FS, marker, nil); err != nil {
+		return fmt.Errorf("create database %s: %w", db, err)
+	}
+	return c.FS.Delete(ctx, marker)
 }
 
 // ListDatabases lists database names, sorted.
@@ -125,6 +138,9 @@ func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
 
 // DropDatabase removes a database; without cascade it must hold no table.
 func (c *Catalog) DropDatabase(ctx context.Context, db string, cascade bool) error {
+	if err := checkName("database", db); err != nil {
+		return err // never delete a path a crafted name points outside the warehouse
+	}
 	ok, err := c.DatabaseExists(ctx, db)
 	if err != nil {
 		return err
@@ -170,7 +186,7 @@ func (c *Catalog) TableExists(ctx context.Context, id Identifier) (bool, error) 
 
 // CreateTable writes schema-0 of a new table (schema.ID must be 0). The database is created if needed.
 func (c *Catalog) CreateTable(ctx context.Context, id Identifier, s *spec.TableSchema, ignoreIfExists bool) error {
-	if err := checkName("table", id.Table); err != nil {
+	if err := checkIdentifier(id); err != nil {
 		return err
 	}
 	if err := c.CreateDatabase(ctx, id.Database, true); err != nil {
@@ -211,6 +227,9 @@ func (c *Catalog) LoadTable(ctx context.Context, id Identifier) (*table.Table, e
 
 // DropTable deletes a table directory with all its files.
 func (c *Catalog) DropTable(ctx context.Context, id Identifier, ignoreIfNotExists bool) error {
+	if err := checkIdentifier(id); err != nil {
+		return err // never delete a path a crafted name points outside the database
+	}
 	ok, err := c.TableExists(ctx, id)
 	if err != nil {
 		return err

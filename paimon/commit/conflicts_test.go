@@ -93,6 +93,7 @@ func TestConflictChecks(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			tbl := memTable(t, [][2]string{{"k", "BIGINT"}, {"v", "STRING"}}, nil, []string{"k"}, map[string]string{"bucket": "1"})
 			var s state
 			s.tbl = tbl

@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // deleteMsgs turns the messages of an earlier commit into messages deleting the same files.
@@ -28,12 +30,19 @@ func TestManifestMergingAfterManyCommits(t *testing.T) {
 	for _, c := range []struct{ minCount, commits int }{{30, 40}, {3, 16}} {
 		minCount, commits := c.minCount, c.commits
 		t.Run(fmt.Sprintf("merge-min-count=%d", minCount), func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			var opts map[string]string
 			if minCount != 30 { // 30 is the default: leave the option unset
 				opts = map[string]string{"manifest.merge-min-count": strconv.Itoa(minCount)}
 			}
 			tbl := memTable(t, appendCols, nil, nil, opts)
+			// One writer for all commits (as a long-running job): a new writer per commit would re-read
+			// every manifest to restore sequence numbers, which only slows the test down.
+			w, err := write.New(ctx, tbl, write.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
 			written := map[int][]table.CommitMessage{}
 			live := map[int][][]any{} // commit number → its rows, while its files are live
 			wantAt := map[int64][][]any{}
@@ -41,7 +50,14 @@ func TestManifestMergingAfterManyCommits(t *testing.T) {
 			for i := 1; i <= commits; i++ {
 				var msgs []table.CommitMessage
 				if i%10 != 5 { // commits 5, 15, … only delete
-					msgs = writeRows(t, tbl, appendRows(int64(i)*100, 1+i%3, "c"+strconv.Itoa(i)))
+					for _, r := range appendRows(int64(i)*100, 1+i%3, "c"+strconv.Itoa(i)) {
+						if err := w.WriteRow(ctx, r, spec.RowKindInsert); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if msgs, err = w.Prepare(ctx); err != nil {
+						t.Fatal(err)
+					}
 					written[i] = msgs
 					live[i] = appendRows(int64(i)*100, 1+i%3, "c"+strconv.Itoa(i))
 				}

@@ -110,6 +110,7 @@ func TestCastConversions(t *testing.T) {
 		{"STRING", "DOUBLE", "x", errs},
 		{"STRING", "FLOAT", "0.1", float32(0.1)},
 		{"STRING", "FLOAT", "16777217", float32(16777216)},
+		{"STRING", "FLOAT", "1.0000000596046447753906251", math.Nextafter32(1, 2)}, // one rounding, not via double
 		// StringToBooleanCastRule: t/true/y/yes/1 and f/false/n/no/0, any case.
 		{"STRING", "BOOLEAN", "TRUE", true},
 		{"STRING", "BOOLEAN", "Yes", true},

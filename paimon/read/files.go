@@ -214,7 +214,7 @@ func (r *fileRun) Next() (mergetree.KeyValue, bool, error) {
 func forEachBatch(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, fn func(arrow.RecordBatch) error) error {
 	f, err := fs.Open(ctx, path)
 	if err != nil {
-		return fmt.Errorf("open data file: %w", err)
+		return fmt.Errorf("open data file %s: %w", path, err)
 	}
 	defer f.Close()
 	if size <= 0 {

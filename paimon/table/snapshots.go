@@ -133,7 +133,8 @@ func (m *Snapshots) Latest(ctx context.Context) (*spec.Snapshot, error) {
 
 // Commit atomically creates snapshot s.ID. It returns an error wrapping ErrSnapshotExists when the id
 // is taken. Any other error leaves the outcome unknown: the caller must look the commit up before retrying.
-// On success the LATEST hint is rewritten (best effort: hints are advisory).
+// On success the LATEST hint is rewritten (best effort: hints are advisory); EARLIEST is written only
+// with snapshot 1.
 func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
 	b, err := s.JSON()
 	if err != nil {
@@ -146,8 +147,12 @@ func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
 		return fmt.Errorf("create snapshot %d: %w", s.ID, err)
 	}
 	_ = fileio.WriteFile(ctx, m.fs, fileio.Join(m.dir, latestHint), []byte(strconv.FormatInt(s.ID, 10)))
-	if _, ok := m.readHint(ctx, earliestHint); !ok {
-		_ = fileio.WriteFile(ctx, m.fs, fileio.Join(m.dir, earliestHint), []byte(strconv.FormatInt(s.ID, 10)))
+	// EARLIEST is only certain for the first snapshot: a table written by Java has no EARLIEST until
+	// its first expiration, and EARLIEST=N there would hide snapshots 1..N-1 from readers and expiry.
+	if s.ID == 1 {
+		if _, ok := m.readHint(ctx, earliestHint); !ok {
+			_ = fileio.WriteFile(ctx, m.fs, fileio.Join(m.dir, earliestHint), []byte("1"))
+		}
 	}
 	return nil
 }

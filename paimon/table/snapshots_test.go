@@ -114,6 +114,25 @@ func TestSnapshotCommit(t *testing.T) {
 	}
 }
 
+// TestCommitKeepsEarliestOfForeignTable: a table whose older snapshots were written without an
+// EARLIEST hint (Java writes it only when expiring) keeps resolving its true earliest snapshot.
+func TestCommitKeepsEarliestOfForeignTable(t *testing.T) {
+	ctx := context.Background()
+	m, fs, dir := newSnapshotDir(t)
+	for id := int64(1); id <= 3; id++ {
+		putSnapshot(t, fs, dir, snap(id, "java", id, spec.CommitKindAppend))
+	}
+	if err := m.Commit(ctx, snap(4, "lakeload", 1, spec.CommitKindAppend)); err != nil {
+		t.Fatal(err)
+	}
+	if id, ok, err := m.EarliestID(ctx); err != nil || !ok || id != 1 {
+		t.Errorf("EarliestID = %d, %v, %v; want 1", id, ok, err)
+	}
+	if id, ok, err := m.LatestID(ctx); err != nil || !ok || id != 4 {
+		t.Errorf("LatestID = %d, %v, %v; want 4", id, ok, err)
+	}
+}
+
 func TestSnapshotGetErrors(t *testing.T) {
 	ctx := context.Background()
 	m, fs, dir := newSnapshotDir(t)

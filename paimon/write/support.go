@@ -40,7 +40,7 @@ func CheckWritable(t *table.Table) error {
 	}
 	for _, f := range t.PartitionFields() {
 		if f.Type.Root == spec.Float || f.Type.Root == spec.Double {
-			return fail("partition column %s is %s: Java names its directory with %s.toString, whose output differs between JDK <= 18 and >= 19 (e.g. 1.0E23 vs 9.999999999999999E22), so Java and lakeload readers may look for the files in different directories; partition by a STRING, INT/BIGINT or DECIMAL column instead",
+			return fail("partition column %s is %s: Java names its directory with %s.toString, whose output differs between JDK <= 18 and >= 19 (1e23 is 9.999999999999999E22 on JDK 17, 1.0E23 on JDK 19+), so Java and lakeload readers may look for the files in different directories; partition by a STRING, INT/BIGINT or DECIMAL column instead",
 				f.Name, f.Type, javaBoxName(f.Type.Root))
 		}
 	}

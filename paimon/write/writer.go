@@ -214,6 +214,16 @@ func (w *Writer) write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.
 
 // WriteRow buffers one row given as Datums in schema order.
 func (w *Writer) WriteRow(ctx context.Context, row []any, kind spec.RowKind) error {
+	// The checks Write makes: a short row would index out of range, a null key would only fail at flush.
+	fields := w.t.Schema.Fields
+	if len(row) != len(fields) {
+		return fmt.Errorf("write: row has %d values, table %s has %d columns", len(row), w.t.Path, len(fields))
+	}
+	for c, f := range fields {
+		if row[c] == nil && !f.Type.Nullable {
+			return fmt.Errorf("write: column %s is NOT NULL but the value is null", f.Name)
+		}
+	}
 	if err := w.add(row, kind, -1); err != nil {
 		return err
 	}

@@ -456,3 +456,34 @@ func TestRefusedRetractions(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteRowValidation: malformed rows are refused at WriteRow, naming the problem, and do not
+// poison the buffer of rows already written.
+func TestWriteRowValidation(t *testing.T) {
+	ctx := context.Background()
+	tbl := newTable(t, [][2]string{{"k", "INT"}, {"v", "STRING NOT NULL"}, {"w", "STRING"}}, nil, []string{"k"}, map[string]string{"bucket": "2"})
+	w, err := write.New(ctx, tbl, write.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteRow(ctx, []any{int32(1), "ok", nil}, spec.RowKindInsert); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		row  []any
+		want string
+	}{
+		{[]any{int32(2)}, "1 values"},
+		{[]any{int32(2), "a", "b", "c"}, "4 values"},
+		{[]any{nil, "a", nil}, "column k is NOT NULL"},
+		{[]any{int32(2), nil, "b"}, "column v is NOT NULL"},
+	} {
+		if err := w.WriteRow(ctx, c.row, spec.RowKindInsert); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("WriteRow(%v): %v, want an error mentioning %q", c.row, err, c.want)
+		}
+	}
+	msgs, err := w.Prepare(ctx)
+	if err != nil || len(msgs) != 1 || msgs[0].NewFiles[0].RowCount != 1 {
+		t.Fatalf("Prepare after refused rows: %+v, %v; want the one good row", msgs, err)
+	}
+}

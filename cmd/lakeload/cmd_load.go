@@ -1,0 +1,211 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/paimon/catalog"
+	"github.com/lakeload/lakeload/source"
+	"github.com/spf13/cobra"
+)
+
+// jobStorePath is the default checkpoint store of a job: beside the databases of the warehouse, in
+// a directory no Paimon reader or orphan-file cleaner looks at.
+func jobStorePath(cat *catalog.Catalog, id catalog.Identifier, name string) string {
+	return fileio.Join(jobsDir(cat, id), name)
+}
+
+func jobsDir(cat *catalog.Catalog, id catalog.Identifier) string {
+	return fileio.Join(cat.Warehouse, ".lakeload", "jobs", id.Database, id.Table)
+}
+
+type jobFlags struct {
+	tableFlags
+	name       string
+	checkpoint string
+}
+
+func (f *jobFlags) register(c *cobra.Command) {
+	f.tableFlags.register(c)
+	c.Flags().StringVar(&f.name, "job", "", "job name, unique per table (required)")
+	c.Flags().StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store directory (default: <warehouse>/.lakeload/jobs/<db>/<table>/<job>)")
+	_ = c.MarkFlagRequired("job")
+}
+
+func (f *jobFlags) store(cat *catalog.Catalog, id catalog.Identifier) (*checkpoint.Store, error) {
+	if strings.ContainsAny(f.name, "/\\") || strings.TrimSpace(f.name) == "" || strings.HasPrefix(f.name, ".") {
+		return nil, usageError{fmt.Errorf("--job %q: use a name without '/', '\\' or a leading '.'", f.name)}
+	}
+	if f.checkpoint == "" {
+		return checkpoint.NewStore(cat.FS, jobStorePath(cat, id, f.name)), nil
+	}
+	fs, path, err := fileio.Open(f.checkpoint)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--checkpoint: %w", err)}
+	}
+	return checkpoint.NewStore(fs, path), nil
+}
+
+func newLoadCommand() *cobra.Command {
+	var (
+		jf          jobFlags
+		from        string
+		format      string
+		opColumn    string
+		ignoreExtra bool
+		timeZone    string
+		commitEvery time.Duration
+		commitRows  int64
+		parallelism int
+		dryRun      bool
+		takeover    bool
+		recompute   []int64
+		logFormat   string
+	)
+	c := &cobra.Command{
+		Use:   "load",
+		Short: "Load files into a table exactly once; run the same command again to resume",
+		Long: `Load writes the input in windows (every --commit-rows rows or --commit-every), committing each window
+as one Paimon snapshot marked with the job's commit user and the window number, and only then recording
+the window's input as done. If the process dies — Ctrl-C, kill -9, a crash inside a commit — running the
+same command again finishes the job: committed windows are published, complete ones committed, the rest
+recomputed; no row is lost or applied twice. After the job finished, the command does nothing and says so.
+
+The job's progress lives in a checkpoint store (default: <warehouse>/.lakeload/jobs/<db>/<table>/<job>).
+Input files must not change while a job uses them; 'lakeload status' shows a job's windows.`,
+		Example: `  lakeload load --warehouse /data/wh --table shop.orders --from 'in/*.parquet' --job backfill-2024
+  lakeload load --warehouse /data/wh --table shop.orders --from 'cdc/*.csv' --op-column op --job cdc --commit-rows 500000
+  lakeload load --warehouse /data/wh --table shop.orders --from 'in/*.parquet' --job backfill-2024 --dry-run`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cat, id, err := jf.open()
+			if err != nil {
+				return err
+			}
+			if from == "" {
+				return usageError{errors.New("--from is required: a file or glob of input files")}
+			}
+			switch format {
+			case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
+			default:
+				return usageError{fmt.Errorf("--format %q: use parquet, csv or jsonl", format)}
+			}
+			if logFormat != "text" && logFormat != "json" {
+				return usageError{fmt.Errorf("--log-format %q: use text or json", logFormat)}
+			}
+			loc := time.UTC
+			if timeZone != "" {
+				if loc, err = time.LoadLocation(timeZone); err != nil {
+					return usageError{fmt.Errorf("--time-zone %q: %w", timeZone, err)}
+				}
+			}
+			store, err := jf.store(cat, id)
+			if err != nil {
+				return err
+			}
+			t, err := cat.LoadTable(ctx, id)
+			if err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
+			logger := newLogger(stderr, logFormat)
+			cfg := job.Config{
+				Name: jf.name, Table: t, InputFS: cat.FS, From: from, Format: format, Store: store,
+				Mapping:    source.MappingOptions{OpColumn: opColumn, IgnoreExtra: ignoreExtra, TimeZone: loc},
+				CommitRows: commitRows, CommitEvery: commitEvery, Parallelism: parallelism,
+				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
+				Hook: faultHook(stderr),
+				Progress: func(p job.Progress) {
+					logger.Info("progress", "window", p.Window, "windows_done", p.WindowsDone, "rows_published", p.RowsPublished,
+						"splits_done", p.SplitsDone, "splits_total", p.SplitsTotal, "rows_per_s", int64(p.RowsPerSecond), "snapshot", p.LastSnapshotID)
+				},
+			}
+			res, err := job.Run(ctx, cfg)
+			out := cmd.OutOrStdout()
+			if err != nil {
+				var ie *job.InputError
+				if errors.As(err, &ie) {
+					err = inputError{err}
+				}
+				if ctx.Err() != nil {
+					return fmt.Errorf("interrupted; run the same command again to resume job %s: %w", jf.name, ctx.Err())
+				}
+				return fmt.Errorf("job %s: %w\nrun the same command again to resume once the cause is fixed", jf.name, err)
+			}
+			switch {
+			case res.DryRun != nil:
+				fmt.Fprintf(out, "dry run of job %s into %s: %s; nothing written\n", jf.name, id, res.DryRun)
+			case res.AlreadyDone:
+				fmt.Fprintf(out, "job %s already finished (%d windows); nothing to do. Use 'lakeload job forget' to start it anew.\n", jf.name, res.Windows)
+			default:
+				fmt.Fprintf(out, "job %s finished: %d windows, %d rows written by this run, %d recovery actions; last snapshot %d of %s\n",
+					jf.name, res.Windows, res.RowsWritten, res.Recovered, res.LastSnapshotID, id)
+			}
+			return nil
+		},
+	}
+	jf.register(c)
+	c.Flags().StringVar(&from, "from", "", "input file or glob, e.g. 'in/*.parquet' (required)")
+	c.Flags().StringVar(&format, "format", "", "input format: parquet, csv or jsonl (default: from the file extension)")
+	c.Flags().StringVar(&opColumn, "op-column", "", "input column holding row kinds (+I, -U, +U, -D)")
+	c.Flags().BoolVar(&ignoreExtra, "ignore-extra-columns", false, "ignore input columns the table does not have")
+	c.Flags().StringVar(&timeZone, "time-zone", "", "time zone for TIMESTAMP WITH LOCAL TIME ZONE text without an offset (default UTC)")
+	c.Flags().DurationVar(&commitEvery, "commit-every", 0, "target duration of a window, e.g. 5m (sized from measured throughput)")
+	c.Flags().Int64Var(&commitRows, "commit-rows", 1_000_000, "rows per window (the first window's size with --commit-every)")
+	c.Flags().IntVar(&parallelism, "parallelism", 0, "write tasks per window (default: number of CPUs)")
+	c.Flags().BoolVar(&dryRun, "dry-run", false, "plan, check the column mapping on a sample of each file, write nothing")
+	c.Flags().BoolVar(&takeover, "takeover", false, "take the job over from a runner that holds its lease (stop that runner first)")
+	c.Flags().Int64SliceVar(&recompute, "recompute-window", nil, "recompute windows whose snapshots were rolled back by hand")
+	c.Flags().StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	return c
+}
+
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}
+
+// faultHook wires the crash-test environment variables (docs/testing.md):
+// LAKELOAD_CRASH_AT=point[:window] kills the process with SIGKILL there; LAKELOAD_PAUSE_AT=point[:window]
+// prints "lakeload: paused at point window W" on stderr and waits to be killed.
+func faultHook(stderr io.Writer) func(string, int64) error {
+	crash, pause := parsePoint(os.Getenv("LAKELOAD_CRASH_AT")), parsePoint(os.Getenv("LAKELOAD_PAUSE_AT"))
+	if crash == nil && pause == nil {
+		return nil
+	}
+	return func(point string, w int64) error {
+		if pause != nil && pause(point, w) {
+			fmt.Fprintf(stderr, "lakeload: paused at %s window %d\n", point, w)
+			select {}
+		}
+		if crash != nil && crash(point, w) {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {}
+		}
+		return nil
+	}
+}
+
+func parsePoint(v string) func(string, int64) bool {
+	if v == "" {
+		return nil
+	}
+	name, win, hasWin := strings.Cut(v, ":")
+	w, _ := strconv.ParseInt(win, 10, 64)
+	return func(point string, window int64) bool {
+		return point == name && (!hasWin || window == w)
+	}
+}

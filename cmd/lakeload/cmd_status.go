@@ -1,0 +1,208 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/paimon/catalog"
+	"github.com/spf13/cobra"
+)
+
+// windowStatus is one window as status reports it.
+type windowStatus struct {
+	Window     int64  `json:"window"`
+	State      string `json:"state"` // assigned, committed, published, voided
+	Splits     int    `json:"splits"`
+	Attempts   int    `json:"attempts"`
+	SnapshotID int64  `json:"snapshotId,omitempty"`
+	Rows       int64  `json:"rows,omitempty"`
+}
+
+// jobStatus is the report of `lakeload status`.
+type jobStatus struct {
+	Job           string         `json:"job"`
+	Table         string         `json:"table"`
+	CommitUser    string         `json:"commitUser"`
+	Done          bool           `json:"done"`
+	SplitsTotal   int            `json:"splitsTotal"`
+	SplitsDone    int            `json:"splitsDone"`
+	RowsPublished int64          `json:"rowsPublished"`
+	Windows       []windowStatus `json:"windows"`
+	Lease         *leaseStatus   `json:"lease,omitempty"`
+}
+
+type leaseStatus struct {
+	Host      string `json:"host"`
+	PID       int    `json:"pid"`
+	Heartbeat string `json:"heartbeat"`
+	Released  bool   `json:"released"`
+}
+
+func newStatusCommand() *cobra.Command {
+	var (
+		jf     jobFlags
+		output string
+	)
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "Show a load job's windows, snapshots and progress",
+		Example: `  lakeload status --warehouse /data/wh --table shop.orders --job backfill-2024
+  lakeload status --warehouse /data/wh --table shop.orders --job backfill-2024 --output json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if output != "table" && output != "json" {
+				return usageError{fmt.Errorf("--output %q: use table or json", output)}
+			}
+			cat, id, err := jf.open()
+			if err != nil {
+				return err
+			}
+			store, err := jf.store(cat, id)
+			if err != nil {
+				return err
+			}
+			st, err := store.Load(ctx)
+			if err != nil {
+				return err
+			}
+			jr, ok := st.Job()
+			if !ok {
+				return fmt.Errorf("%w: no job %s for table %s (store %s)", catalog.ErrTableNotExist, jf.name, id, store.Root())
+			}
+			rep := jobStatus{Job: jr.JobID, Table: id.String(), CommitUser: jr.CommitUser}
+			_, rep.Done = st.Done()
+			if plan, ok := st.Plan(); ok {
+				rep.SplitsTotal = len(plan.Splits)
+			}
+			for _, ws := range st.Windows() {
+				w := windowStatus{Window: ws.Window, State: "assigned", Splits: len(ws.Assigned.Splits), Attempts: len(ws.Attempts)}
+				if ws.Committed != nil {
+					w.State, w.SnapshotID = "committed", ws.Committed.SnapshotID
+				}
+				if ws.Published != nil {
+					w.State, w.Rows = "published", ws.Published.Rows
+					rep.SplitsDone += len(ws.Published.Splits)
+					rep.RowsPublished += ws.Published.Rows
+				}
+				if ws.Voided != nil {
+					w.State = "voided"
+				}
+				rep.Windows = append(rep.Windows, w)
+			}
+			if l, ok, err := store.CurrentLease(ctx); err == nil && ok {
+				rep.Lease = &leaseStatus{Host: l.Owner.Host, PID: l.Owner.PID, Heartbeat: l.Heartbeat.UTC().Format("2006-01-02T15:04:05Z"), Released: l.Released}
+			}
+			out := cmd.OutOrStdout()
+			if output == "json" {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			state := "running or interrupted (run the load command again to resume)"
+			if rep.Done {
+				state = "finished"
+			}
+			fmt.Fprintf(out, "Job:        %s (%s)\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, %d windows\n",
+				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, len(rep.Windows))
+			if rep.Lease != nil && !rep.Lease.Released {
+				fmt.Fprintf(out, "Lease:      held by pid %d on %s, heartbeat %s\n", rep.Lease.PID, rep.Lease.Host, rep.Lease.Heartbeat)
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "\nWINDOW\tSTATE\tSPLITS\tATTEMPTS\tSNAPSHOT\tROWS")
+			for _, w := range rep.Windows {
+				fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\n", w.Window, w.State, w.Splits, w.Attempts, w.SnapshotID, w.Rows)
+			}
+			return tw.Flush()
+		},
+	}
+	jf.register(c)
+	c.Flags().StringVar(&output, "output", "table", "output format: table or json")
+	return c
+}
+
+func newJobsCommand() *cobra.Command {
+	c := &cobra.Command{Use: "jobs", Short: "List load jobs of a table",
+		Example: `  lakeload jobs list --warehouse /data/wh --table shop.orders`, Args: cobra.NoArgs}
+	var tf tableFlags
+	list := &cobra.Command{
+		Use:     "list",
+		Short:   "List the load jobs of a table (in the default checkpoint location)",
+		Example: `  lakeload jobs list --warehouse /data/wh --table shop.orders`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cat, id, err := tf.open()
+			if err != nil {
+				return err
+			}
+			infos, err := cat.FS.List(ctx, jobsDir(cat, id))
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "JOB\tSTATE\tWINDOWS")
+			for _, fi := range infos {
+				if !fi.IsDir {
+					continue
+				}
+				st, err := checkpoint.NewStore(cat.FS, fi.Path).Load(ctx)
+				state := "running or interrupted"
+				if err != nil {
+					state = "unreadable: " + err.Error()
+				} else if _, done := st.Done(); done {
+					state = "finished"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\n", fi.Name, state, len(st.Windows()))
+			}
+			return tw.Flush()
+		},
+	}
+	tf.register(list)
+	c.AddCommand(list)
+	return c
+}
+
+func newJobCommand() *cobra.Command {
+	c := &cobra.Command{Use: "job", Short: "End a load job: forget it",
+		Example: `  lakeload job forget --warehouse /data/wh --table shop.orders --job backfill-2024`, Args: cobra.NoArgs}
+	var jf jobFlags
+	forget := &cobra.Command{
+		Use:   "forget",
+		Short: "Delete a job's checkpoint store and release its snapshot pin (committed data stays in the table)",
+		Long: `Forget removes what lakeload keeps about a job: its checkpoint store and its Paimon consumer (the pin
+that keeps snapshot expiry from removing its markers). Windows already committed stay in the table. Running
+the same load command afterwards starts a new job that loads all input again. Stop the job first.`,
+		Example: `  lakeload job forget --warehouse /data/wh --table shop.orders --job backfill-2024`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cat, id, err := jf.open()
+			if err != nil {
+				return err
+			}
+			store, err := jf.store(cat, id)
+			if err != nil {
+				return err
+			}
+			if l, ok, err := store.CurrentLease(ctx); err == nil && ok && !l.Released {
+				if alive(l.Owner.Host, l.Owner.PID) {
+					return fmt.Errorf("job %s is running (pid %d on %s): stop it first", jf.name, l.Owner.PID, l.Owner.Host)
+				}
+			}
+			if t, err := cat.LoadTable(ctx, id); err == nil {
+				_ = t.FS.Delete(ctx, t.Path+"/consumer/consumer-lakeload-"+jf.name)
+			}
+			if err := store.FS().DeleteAll(ctx, store.Root()); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "forgot job %s of %s\n", jf.name, id)
+			return nil
+		},
+	}
+	jf.register(forget)
+	c.AddCommand(forget)
+	return c
+}

@@ -1,0 +1,99 @@
+package job
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/source"
+)
+
+// Config describes a load job. The same Config run again resumes the job.
+type Config struct {
+	Name    string       // job name, unique per table; part of the store location and snapshot markers
+	Table   *table.Table // the target table
+	InputFS fileio.FileIO
+	From    string         // input glob (ignored when Splits is set)
+	Format  string         // parquet, csv, jsonl or "" (by extension)
+	Splits  []source.Split // pre-planned input (library users); nil plans From
+	Store   *checkpoint.Store
+	Mapping source.MappingOptions
+
+	CommitRows  int64         // rows per window (default 1,000,000)
+	CommitEvery time.Duration // target duration of a window, sized from measured throughput (0: off)
+	Parallelism int           // write tasks per window (default: number of CPUs)
+
+	Transform        Transform
+	Takeover         bool    // take the lease from a live runner (it must be stopped)
+	RecomputeWindows []int64 // windows rolled back by hand to recompute as new windows
+	DryRun           bool    // plan and check, write nothing
+
+	Logger   *slog.Logger
+	Progress func(Progress) // called after each window and at the end
+	// Hook is called at named points (see Point*); an error returned aborts the run there, as a crash
+	// would (tests). The CLI wires LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT to it.
+	Hook func(point string, window int64) error
+	Now  func() time.Time
+}
+
+// Named points where Hook is called.
+const (
+	PointPlanned        = "planned"         // job and plan records written
+	PointAssigned       = "assigned"        // window assigned, before its tasks
+	PointTaskWritten    = "task-written"    // a task wrote its data files, before its result is stored
+	PointResultStored   = "result-stored"   // a task's result is stored
+	PointBeforeCommit   = "before-commit"   // all results stored, before the commit
+	PointInsideCommit   = "inside-commit"   // manifests written, before snapshot-N is created
+	PointAfterCommit    = "after-commit"    // snapshot created, before verification and `committed`
+	PointBeforePublish  = "before-publish"  // `committed` written, before `published`
+	PointAfterPublish   = "after-publish"   // window published
+	PointRecoveryAction = "recovery-action" // before each recovery action
+)
+
+// Progress reports a job's state.
+type Progress struct {
+	Window         int64
+	WindowsDone    int64
+	RowsPublished  int64
+	SplitsDone     int
+	SplitsTotal    int
+	RowsPerSecond  float64
+	LastSnapshotID int64
+}
+
+func (c *Config) defaults() error {
+	if c.Name == "" {
+		return fmt.Errorf("job: a job name is required")
+	}
+	if c.Table == nil || c.Store == nil {
+		return fmt.Errorf("job: table and checkpoint store are required")
+	}
+	if c.CommitRows <= 0 {
+		c.CommitRows = 1_000_000
+	}
+	if c.Parallelism <= 0 {
+		c.Parallelism = runtime.NumCPU()
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Hook == nil {
+		c.Hook = func(string, int64) error { return nil }
+	}
+	return nil
+}
+
+func (c *Config) hook(ctx context.Context, point string, w int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return c.Hook(point, w)
+}

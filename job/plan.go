@@ -1,0 +1,112 @@
+package job
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/source"
+	"github.com/lakeload/lakeload/source/file"
+)
+
+// planInput lists the job's splits: every matching file, Parquet files cut at row-group boundaries
+// into splits of about splitRows rows so that windows can end inside a large file.
+func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64) ([]source.Split, error) {
+	files, err := file.Plan(ctx, fs, glob, format)
+	if err != nil {
+		return nil, err
+	}
+	var out []source.Split
+	for _, f := range files {
+		if f.Format != source.FormatParquet {
+			out = append(out, f)
+			continue
+		}
+		groups, err := rowGroups(ctx, fs, f)
+		if err != nil {
+			return nil, err
+		}
+		var start, n int64
+		for _, g := range groups {
+			n += g
+			if n >= splitRows {
+				s := f
+				s.RowStart, s.RowCount = start, n
+				out = append(out, s)
+				start, n = start+n, 0
+			}
+		}
+		if n > 0 || start == 0 {
+			s := f
+			s.RowStart, s.RowCount = start, n
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func rowGroups(ctx context.Context, fs fileio.FileIO, s source.Split) ([]int64, error) {
+	f, err := fs.Open(ctx, s.Path)
+	if err != nil {
+		return nil, fmt.Errorf("input file %s: %w", s.Path, err)
+	}
+	defer f.Close()
+	rd, err := parquet.OpenReader(f, f.Size())
+	if err != nil {
+		return nil, &InputError{Err: fmt.Errorf("input file %s: %w", s.Path, err)}
+	}
+	md := rd.File().MetaData()
+	out := make([]int64, md.NumRowGroups())
+	for i := range out {
+		out[i] = md.RowGroup(i).NumRows()
+	}
+	return out, nil
+}
+
+// span is the number of sequence numbers reserved for a split: its rows for Parquet, its byte
+// size (an upper bound on its rows) for text formats.
+func span(s source.Split) int64 {
+	if s.RowCount >= 0 {
+		return s.RowCount
+	}
+	return max(s.Size, 1)
+}
+
+// estimatedRows is the split's row count, estimated for text files from their size.
+func estimatedRows(s source.Split) int64 {
+	if s.RowCount >= 0 {
+		return s.RowCount
+	}
+	return max(s.Size/64, 1)
+}
+
+// fingerprint identifies the input of a job: every split's path, size, modification time and range.
+func fingerprint(splits []source.Split) string {
+	b, _ := json.Marshal(splits)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// checkFingerprints verifies that the files of the given splits are unchanged since planning.
+func checkFingerprints(ctx context.Context, fs fileio.FileIO, plan []source.Split, idx []int) error {
+	checked := map[string]bool{}
+	for _, i := range idx {
+		s := plan[i]
+		if checked[s.Path] {
+			continue
+		}
+		checked[s.Path] = true
+		info, err := fs.Stat(ctx, s.Path)
+		if err != nil {
+			return &InputError{Err: fmt.Errorf("input file %s of this job is gone (%v): restore it, or forget the job and start a new one", s.Path, err)}
+		}
+		if err := s.CheckFingerprint(info); err != nil {
+			return &InputError{Err: err}
+		}
+	}
+	return nil
+}

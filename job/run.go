@@ -1,0 +1,379 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/source"
+)
+
+// Version is recorded in job.json.
+var Version = "dev"
+
+// Result summarises a run.
+type Result struct {
+	AlreadyDone      bool  // the job had finished before this run
+	Recovered        int   // recovery actions run
+	WindowsCommitted int64 // windows committed by this run (empty windows included)
+	RowsWritten      int64 // input rows written by this run
+	Windows          int64 // windows of the job in all
+	LastSnapshotID   int64
+	DryRun           *DryRunReport // set by a dry run, which writes nothing
+}
+
+// driver holds the state of one run.
+type driver struct {
+	cfg     Config
+	t       *table.Table
+	store   *checkpoint.Store
+	job     checkpoint.JobRecord
+	plan    []source.Split
+	st      checkpoint.State
+	res     Result
+	lastSeq int64 // highest sequence number reserved so far (base of the last window + span − 1)
+	started time.Time
+	rows    int64
+}
+
+// Run runs (or resumes) the job described by cfg until every input split is published.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if err := cfg.defaults(); err != nil {
+		return Result{}, err
+	}
+	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now()}
+	if cfg.DryRun {
+		rep, err := d.dryRun(ctx)
+		d.res.DryRun = rep
+		return d.res, err
+	}
+	lease, err := d.acquireLease(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	stopRenew := d.renewLease(ctx, lease)
+	defer func() {
+		stopRenew()
+		_ = lease.Release(context.WithoutCancel(ctx))
+	}()
+	if err := d.open(ctx); err != nil {
+		return d.res, err
+	}
+	if _, done := d.st.Done(); done {
+		d.res.AlreadyDone = true
+		d.res.Windows = int64(len(d.st.Windows()))
+		return d.res, nil
+	}
+	remaining, next, err := d.recover(ctx)
+	if err != nil {
+		return d.res, err
+	}
+	if err := d.load(ctx, remaining, next); err != nil {
+		return d.res, err
+	}
+	return d.res, d.finish(ctx)
+}
+
+func (d *driver) acquireLease(ctx context.Context) (*checkpoint.Lease, error) {
+	host, _ := os.Hostname()
+	return d.store.AcquireLease(ctx, checkpoint.LeaseOptions{
+		Owner:      checkpoint.LeaseOwner{Host: host, PID: os.Getpid(), Token: uuid.NewString()},
+		Now:        d.cfg.Now,
+		TTL:        time.Minute,
+		Takeover:   d.cfg.Takeover,
+		OwnerAlive: processAlive(host),
+	})
+}
+
+// processAlive tells whether a lease holder on this host is still running.
+func processAlive(host string) func(checkpoint.LeaseOwner) (bool, bool) {
+	return func(o checkpoint.LeaseOwner) (bool, bool) {
+		if o.Host != host || o.PID <= 0 {
+			return false, false
+		}
+		err := syscall.Kill(o.PID, 0)
+		return err == nil || errors.Is(err, syscall.EPERM), true
+	}
+}
+
+func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(15 * time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if err := l.Renew(ctx); err != nil {
+					d.cfg.Logger.Warn("lease renewal failed (safety does not depend on it)", "err", err)
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// open loads the store, creating the job and its plan on the first run, and checks the input.
+func (d *driver) open(ctx context.Context) error {
+	st, err := d.store.Load(ctx)
+	if err != nil {
+		return err
+	}
+	job, hasJob := st.Job()
+	run := checkpoint.JobRecord{JobID: d.cfg.Name, TablePath: d.t.Path, Options: d.resultOptions(),
+		LakeloadVersion: Version, Created: d.cfg.Now().UTC()}
+	if hasJob {
+		// The plan is fixed when the job is created; its files are checked one by one below.
+		run.InputFingerprint = job.InputFingerprint
+		if err := job.Compatible(run); err != nil {
+			return err
+		}
+	}
+	plan, hasPlan := st.Plan()
+	if !hasPlan {
+		splits, err := d.planSplits(ctx)
+		if err != nil {
+			return err
+		}
+		if !hasJob {
+			run.CommitUser = "lakeload-" + uuid.NewString()
+			run.InputFingerprint = fingerprint(splits)
+			if err := d.store.WriteJob(ctx, run); err != nil {
+				return fmt.Errorf("another runner created this job at the same time (%w); run again to resume", err)
+			}
+			job = run
+		}
+		if err := d.store.WritePlan(ctx, checkpoint.PlanRecord{Splits: splits}); err != nil && !errors.Is(err, fileio.ErrExist) {
+			return err
+		}
+		if st, err = d.store.Load(ctx); err != nil {
+			return err
+		}
+		plan, _ = st.Plan()
+		if err := d.cfg.hook(ctx, PointPlanned, 0); err != nil {
+			return err
+		}
+	}
+	d.job, d.plan, d.st = job, plan.Splits, st
+	// Every split already assigned must still be the file it was (its rows may be committed).
+	var assigned []int
+	for _, ws := range st.Windows() {
+		assigned = append(assigned, ws.Assigned.Splits...)
+	}
+	return checkFingerprints(ctx, d.cfg.InputFS, d.plan, assigned)
+}
+
+// resultOptions are the options that change what a job writes; a resumed run must use the same.
+func (d *driver) resultOptions() map[string]string {
+	m := d.cfg.Mapping
+	o := map[string]string{"format": d.cfg.Format, "op-column": m.OpColumn,
+		"ignore-extra-columns": strconv.FormatBool(m.IgnoreExtra), "from": d.cfg.From}
+	if m.TimeZone != nil {
+		o["time-zone"] = m.TimeZone.String()
+	}
+	return o
+}
+
+// recover runs the recovery plan and returns the splits left to assign and the next window number.
+func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
+	tv, err := checkpoint.Gather(ctx, d.st, d.t.Snapshots(), d.missingFiles)
+	if err != nil {
+		return nil, 0, err
+	}
+	plan, err := checkpoint.DecideWith(d.st, tv, checkpoint.DecideOptions{RecomputeWindows: d.cfg.RecomputeWindows})
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := plan.Stopped(); err != nil {
+		return nil, 0, err
+	}
+	for _, ws := range d.st.Windows() {
+		d.reserve(ws.Assigned)
+	}
+	for _, a := range plan.Actions {
+		if err := d.cfg.hook(ctx, PointRecoveryAction, a.Window); err != nil {
+			return nil, 0, err
+		}
+		d.cfg.Logger.Info("recovery", "action", a.String(), "reason", a.Reason)
+		ws, _ := d.st.Window(a.Window)
+		switch a.Kind {
+		case checkpoint.Publish:
+			err = d.publish(ctx, ws, a.Attempt)
+		case checkpoint.WriteCommittedThenPublish:
+			if err = d.store.WriteCommitted(ctx, checkpoint.Committed{Window: a.Window, SnapshotID: a.SnapshotID, Attempt: a.Attempt, Time: d.cfg.Now().UTC()}); err == nil {
+				err = d.publish(ctx, ws, a.Attempt)
+			}
+		case checkpoint.Commit:
+			err = d.commitWindow(ctx, ws, a.Attempt)
+		case checkpoint.Recompute:
+			if err = d.store.WriteAttemptStart(ctx, checkpoint.AttemptStart{Window: a.Window, Attempt: a.Attempt, Reason: a.Reason, Created: d.cfg.Now().UTC()}); err == nil {
+				err = d.runWindow(ctx, ws.Assigned, a.Attempt)
+			}
+		case checkpoint.Void:
+			err = d.store.WriteVoided(ctx, checkpoint.Voided{Window: a.Window, Reason: a.Reason, Created: d.cfg.Now().UTC()})
+		default:
+			err = fmt.Errorf("job: unexpected recovery action %s", a)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		d.res.Recovered++
+	}
+	return plan.Remaining, plan.NextWindow, nil
+}
+
+// missingFiles implements checkpoint.FileChecker with the table's path factory.
+func (d *driver) missingFiles(ctx context.Context, msgs []table.CommitMessage) ([]string, error) {
+	paths := d.t.NewPaths()
+	var missing []string
+	for _, m := range msgs {
+		for _, f := range m.NewFiles {
+			p, err := paths.DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
+			if err != nil {
+				return nil, err
+			}
+			ok, err := fileio.Exists(ctx, d.t.FS, p)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				missing = append(missing, p)
+			}
+		}
+	}
+	return missing, nil
+}
+
+func (d *driver) reserve(a checkpoint.Assigned) {
+	var n int64
+	for _, i := range a.Splits {
+		n += span(d.plan[i])
+	}
+	d.lastSeq = max(d.lastSeq, a.SequenceBase+n-1)
+}
+
+// load assigns the remaining splits to windows in input order and runs each window to publication.
+func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
+	rowsPerWindow := d.cfg.CommitRows
+	for len(remaining) > 0 {
+		var take []int
+		var rows int64
+		for len(remaining) > 0 && (len(take) == 0 || rows < rowsPerWindow) {
+			take = append(take, remaining[0])
+			rows += estimatedRows(d.plan[remaining[0]])
+			remaining = remaining[1:]
+		}
+		if err := checkFingerprints(ctx, d.cfg.InputFS, d.plan, take); err != nil {
+			return err
+		}
+		a, err := d.assign(ctx, next, take)
+		if err != nil {
+			return err
+		}
+		start := d.cfg.Now()
+		if err := d.runWindow(ctx, a, a.Attempt); err != nil {
+			return err
+		}
+		if d.cfg.CommitEvery > 0 {
+			if el := d.cfg.Now().Sub(start); el > 0 {
+				rowsPerWindow = max(int64(float64(rows)*float64(d.cfg.CommitEvery)/float64(el)), 1)
+			}
+		}
+		next++
+	}
+	return nil
+}
+
+// assign persists window w (its splits, sequence base and the snapshot seen) before any task runs.
+func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.Assigned, error) {
+	latest, err := d.t.Snapshots().Latest(ctx)
+	if err != nil {
+		return checkpoint.Assigned{}, err
+	}
+	var seen int64
+	tableMax := int64(-1)
+	if latest != nil {
+		seen = latest.ID
+		if tableMax, err = maxSequence(ctx, d.t, latest); err != nil {
+			return checkpoint.Assigned{}, err
+		}
+	}
+	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: max(tableMax, d.lastSeq) + 1,
+		SnapshotSeen: seen, Attempt: 1, Created: d.cfg.Now().UTC()}
+	if err := d.store.WriteAssigned(ctx, a); err != nil {
+		if errors.Is(err, fileio.ErrExist) {
+			return a, fmt.Errorf("window %d was assigned by another runner of job %s: only one runner may run a job", w, d.cfg.Name)
+		}
+		return a, err
+	}
+	d.reserve(a)
+	return a, d.cfg.hook(ctx, PointAssigned, w)
+}
+
+// maxSequence returns the highest sequence number among the live files of snapshot s.
+func maxSequence(ctx context.Context, t *table.Table, s *spec.Snapshot) (int64, error) {
+	live, err := commit.LiveFiles(ctx, t, s)
+	if err != nil {
+		return 0, err
+	}
+	m := int64(-1)
+	for _, e := range live {
+		m = max(m, e.File.MaxSequenceNumber)
+	}
+	return m, nil
+}
+
+// finish marks the job done and releases the table's consumer pin.
+func (d *driver) finish(ctx context.Context) error {
+	st, err := d.store.Load(ctx)
+	if err != nil {
+		return err
+	}
+	d.res.Windows = int64(len(st.Windows()))
+	if err := d.store.WriteDone(ctx, checkpoint.DoneRecord{JobID: d.cfg.Name, Windows: d.res.Windows, Time: d.cfg.Now().UTC()}); err != nil && !errors.Is(err, fileio.ErrExist) {
+		return err
+	}
+	d.report(0)
+	return unpin(ctx, d.t, d.cfg.Name)
+}
+
+func sortedUnion(results []checkpoint.TaskResult) []int {
+	var out []int
+	for _, r := range results {
+		out = append(out, r.Splits...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// planSplits returns Config.Splits, or plans the input glob.
+func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
+	if d.cfg.Splits != nil {
+		return d.cfg.Splits, nil
+	}
+	splitRows := max(d.cfg.CommitRows/int64(max(2*d.cfg.Parallelism, 1)), 1024)
+	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, splitRows)
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return nil, err
+		}
+		return nil, &InputError{Err: err}
+	}
+	return splits, nil
+}

@@ -1,0 +1,256 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// runWindow runs attempt a of window w: its tasks write files and store their results, then the
+// window is committed and published.
+func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt int) error {
+	tasks := d.tasks(w, attempt)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		rows     int64
+	)
+	sem := make(chan struct{}, d.cfg.Parallelism)
+	for _, in := range tasks {
+		wg.Add(1)
+		go func(in TaskInput) {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-sem }()
+			n, err := d.runAndStore(ctx, in)
+			mu.Lock()
+			defer mu.Unlock()
+			rows += n
+			if err != nil && firstErr == nil {
+				firstErr = err
+				cancel()
+			}
+		}(in)
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	d.rows += rows
+	d.res.RowsWritten += rows
+	st, err := d.store.Load(ctx)
+	if err != nil {
+		return err
+	}
+	d.st = st
+	ws, _ := st.Window(w.Window)
+	return d.commitWindow(ctx, ws, attempt)
+}
+
+// tasks cuts the window's splits into at most Parallelism contiguous groups of similar size and
+// gives each split the first sequence number of its rows: base + the spans of the splits before it.
+func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
+	var total int64
+	for _, i := range w.Splits {
+		total += estimatedRows(d.plan[i])
+	}
+	per := max(total/int64(d.cfg.Parallelism), 1)
+	var out []TaskInput
+	cur := TaskInput{Window: w.Window, Attempt: attempt}
+	var curRows int64
+	seq := w.SequenceBase
+	for _, i := range w.Splits {
+		s := d.plan[i]
+		cur.Splits = append(cur.Splits, SplitInWindow{Index: i, Split: s, FirstSeq: seq})
+		seq += span(s)
+		curRows += estimatedRows(s)
+		if curRows >= per && len(out) < d.cfg.Parallelism-1 {
+			out = append(out, cur)
+			cur = TaskInput{Window: w.Window, Attempt: attempt, Task: len(out)}
+			curRows = 0
+		}
+	}
+	if len(cur.Splits) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// runAndStore runs one task and stores its result; only a stored result counts.
+func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
+	out, err := runTask(ctx, d.cfg.InputFS, d.t, in, d.cfg.Mapping, d.cfg.Transform)
+	if err != nil {
+		return 0, err
+	}
+	if err := d.cfg.hook(ctx, PointTaskWritten, in.Window); err != nil {
+		return 0, err
+	}
+	_, err = d.store.WriteResult(ctx, checkpoint.TaskResult{Window: in.Window, Attempt: in.Attempt,
+		TaskID: fmt.Sprintf("t%04d", in.Task), Messages: out.Messages, Splits: out.Covered, Rows: out.Rows})
+	if err != nil {
+		return 0, fmt.Errorf("store result of window %d task %d: %w", in.Window, in.Task, err)
+	}
+	return out.Rows, d.cfg.hook(ctx, PointResultStored, in.Window)
+}
+
+// commitWindow commits attempt a of window ws (unless its marker is found), verifies that exactly one
+// marker exists, records it, and publishes the coverage of the attempt named in the marker.
+func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a int) error {
+	w := ws.Window
+	at, ok := ws.Attempt(a)
+	if !ok {
+		return fmt.Errorf("job: window %d has no attempt %d", w, a)
+	}
+	if c := checkpoint.CheckCover(ws.Assigned.Splits, at.Results); c.Status != checkpoint.CoverExact {
+		return fmt.Errorf("job: results of window %d attempt %d do not cover its splits exactly (%v)", w, a, c.Status)
+	}
+	var msgs []table.CommitMessage
+	for _, r := range at.Results {
+		msgs = append(msgs, r.Messages...)
+	}
+	if err := d.cfg.hook(ctx, PointBeforeCommit, w); err != nil {
+		return err
+	}
+	if !hasFiles(msgs) {
+		// An empty window publishes without a snapshot.
+		if err := d.store.WriteCommitted(ctx, checkpoint.Committed{Window: w, SnapshotID: 0, Attempt: a, Time: d.cfg.Now().UTC()}); err != nil {
+			return err
+		}
+		return d.afterCommitted(ctx, w, a)
+	}
+	if err := pin(ctx, d.t, d.cfg.Name, ws.Assigned.SnapshotSeen+1); err != nil {
+		return err
+	}
+	props := checkpoint.CommitProperties(d.job, w, a, checkpoint.CoverageDigest(at.Results))
+	res, err := commit.Commit(ctx, d.t, msgs, commit.Options{
+		User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend, Properties: props,
+		LookupAfter:    ws.Assigned.SnapshotSeen,
+		BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, w) },
+	})
+	if err != nil {
+		return fmt.Errorf("commit window %d: %w", w, err)
+	}
+	if err := d.cfg.hook(ctx, PointAfterCommit, w); err != nil {
+		return err
+	}
+	// Verify: exactly one marker, and publish the attempt it names (it may be another attempt's, I5).
+	q := table.CommitQuery{User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend}
+	found, err := d.t.Snapshots().FindCommits(ctx, q, ws.Assigned.SnapshotSeen)
+	if err != nil {
+		return err
+	}
+	if len(found) != 1 {
+		return fmt.Errorf("job: window %d has %d snapshots with commit user %s after committing; expected exactly one — stop and inspect the table",
+			w, len(found), d.job.CommitUser)
+	}
+	committedAttempt, err := strconv.Atoi(found[0].Properties[checkpoint.PropAttempt])
+	if err != nil {
+		return fmt.Errorf("job: snapshot %d of window %d does not name its attempt: %w", found[0].ID, w, err)
+	}
+	if err := d.store.WriteCommitted(ctx, checkpoint.Committed{Window: w, SnapshotID: found[0].ID, Attempt: committedAttempt, Time: d.cfg.Now().UTC()}); err != nil {
+		return err
+	}
+	d.res.LastSnapshotID = found[0].ID
+	d.cfg.Logger.Info("window committed", "window", w, "attempt", committedAttempt, "snapshot", found[0].ID,
+		"files", countFiles(msgs), "already_committed", res.AlreadyCommitted)
+	return d.afterCommitted(ctx, w, committedAttempt)
+}
+
+func (d *driver) afterCommitted(ctx context.Context, w int64, a int) error {
+	if err := d.cfg.hook(ctx, PointBeforePublish, w); err != nil {
+		return err
+	}
+	st, err := d.store.Load(ctx)
+	if err != nil {
+		return err
+	}
+	d.st = st
+	ws, _ := st.Window(w)
+	if err := d.publish(ctx, ws, a); err != nil {
+		return err
+	}
+	if d.st, err = d.store.Load(ctx); err != nil {
+		return err
+	}
+	d.res.WindowsCommitted++
+	d.report(w)
+	return d.cfg.hook(ctx, PointAfterPublish, w)
+}
+
+// publish records the coverage of attempt a of window ws as done (I5: a is the committed attempt).
+func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) error {
+	at, ok := ws.Attempt(a)
+	if !ok {
+		return fmt.Errorf("job: window %d has no attempt %d to publish", ws.Window, a)
+	}
+	var rows int64
+	for _, r := range at.Results {
+		rows += r.Rows
+	}
+	err := d.store.WritePublished(ctx, checkpoint.Published{Window: ws.Window, Attempt: a, Splits: sortedUnion(at.Results),
+		Rows: rows, Digest: checkpoint.CoverageDigest(at.Results), Time: d.cfg.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	if c := ws.Committed; c != nil && c.SnapshotID > 0 {
+		// Advance the pin: expiry may now pass this window's marker.
+		if err := pin(ctx, d.t, d.cfg.Name, c.SnapshotID+1); err != nil && !errors.Is(err, context.Canceled) {
+			d.cfg.Logger.Warn("advance consumer pin", "err", err)
+		}
+	}
+	return nil
+}
+
+func hasFiles(msgs []table.CommitMessage) bool {
+	for _, m := range msgs {
+		if !m.IsEmpty() {
+			return true
+		}
+	}
+	return false
+}
+
+func countFiles(msgs []table.CommitMessage) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.NewFiles)
+	}
+	return n
+}
+
+// report logs progress and calls the Progress callback.
+func (d *driver) report(w int64) {
+	var published int64
+	splitsDone := 0
+	var windowsDone int64
+	for _, ws := range d.st.Windows() {
+		if ws.Published != nil {
+			published += ws.Published.Rows
+			splitsDone += len(ws.Published.Splits)
+			windowsDone++
+		}
+	}
+	el := d.cfg.Now().Sub(d.started).Seconds()
+	p := Progress{Window: w, WindowsDone: windowsDone, RowsPublished: published, SplitsDone: splitsDone,
+		SplitsTotal: len(d.plan), LastSnapshotID: d.res.LastSnapshotID}
+	if el > 0 {
+		p.RowsPerSecond = float64(d.rows) / el
+	}
+	if d.cfg.Progress != nil {
+		d.cfg.Progress(p)
+	}
+}
