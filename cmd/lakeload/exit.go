@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/write"
@@ -17,6 +18,8 @@ const (
 	exitInput       = 3   // bad input data: a file, row or value is at fault
 	exitTable       = 4   // table missing, already present, or not supported
 	exitConflict    = 5   // commit conflict with another writer; running again re-plans
+	exitBusy        = 6   // the job is run by another live runner (its lease); stop it or use --takeover
+	exitAttention   = 7   // recovery stopped: the table or checkpoint store needs a person (the message says what to do)
 	exitInterrupted = 130 // stopped by Ctrl-C / SIGTERM
 )
 
@@ -50,6 +53,10 @@ func exitCode(ctx context.Context, err error) int {
 		return exitTable
 	case errors.Is(err, commit.ErrConflict):
 		return exitConflict
+	case errors.Is(err, checkpoint.ErrLeaseHeld):
+		return exitBusy
+	case errors.Is(err, checkpoint.ErrStop), errors.Is(err, checkpoint.ErrCorrupt):
+		return exitAttention
 	}
 	return exitFailure
 }
