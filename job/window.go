@@ -16,6 +16,9 @@ import (
 // runWindow runs attempt a of window w: its tasks write files and store their results, then the
 // window is committed and published.
 func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt int) error {
+	if err := d.checkSchema(ctx); err != nil {
+		return err
+	}
 	tasks := d.tasks(w, attempt)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -123,6 +126,9 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 		msgs = append(msgs, r.Messages...)
 	}
 	if err := d.cfg.hook(ctx, PointBeforeCommit, w); err != nil {
+		return err
+	}
+	if err := d.checkSchema(ctx); err != nil {
 		return err
 	}
 	if !hasFiles(msgs) {
@@ -253,4 +259,21 @@ func (d *driver) report(w int64) {
 	if d.cfg.Progress != nil {
 		d.cfg.Progress(p)
 	}
+}
+
+// ErrSchemaChanged is returned (wrapped) when the table's schema changes while a job runs.
+var ErrSchemaChanged = errors.New("table schema changed during the job")
+
+// checkSchema stops the job when the table got a new schema since the job opened it: files written
+// for the old schema must not be committed under the new one.
+func (d *driver) checkSchema(ctx context.Context) error {
+	latest, err := d.t.Schemas().Latest(ctx)
+	if err != nil {
+		return err
+	}
+	if latest.ID != d.t.Schema.ID {
+		return fmt.Errorf("%w: %s moved from schema %d to %d; check the change is compatible with the input, then run the load again to continue "+
+			"under the new schema", ErrSchemaChanged, d.t.Path, d.t.Schema.ID, latest.ID)
+	}
+	return nil
 }
