@@ -62,6 +62,7 @@ type Progress struct {
 	RowsPublished  int64
 	SplitsDone     int
 	SplitsTotal    int
+	RowsEstimated  int64 // rows of all input (exact for Parquet, estimated from size for text)
 	RowsPerSecond  float64
 	LastSnapshotID int64
 }

@@ -251,8 +251,12 @@ func (d *driver) report(w int64) {
 		}
 	}
 	el := d.cfg.Now().Sub(d.started).Seconds()
+	var estimated int64
+	for _, s := range d.plan {
+		estimated += estimatedRows(s)
+	}
 	p := Progress{Window: w, WindowsDone: windowsDone, RowsPublished: published, SplitsDone: splitsDone,
-		SplitsTotal: len(d.plan), LastSnapshotID: d.res.LastSnapshotID}
+		SplitsTotal: len(d.plan), RowsEstimated: max(estimated, published), LastSnapshotID: d.res.LastSnapshotID}
 	if el > 0 {
 		p.RowsPerSecond = float64(d.rows) / el
 	}

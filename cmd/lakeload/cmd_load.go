@@ -120,18 +120,20 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			}
 			stderr := cmd.ErrOrStderr()
 			logger := newLogger(stderr, logFormat)
+			if isTerminal(stderr) && logFormat == "text" {
+				logger = newLogger(io.Discard, logFormat) // the progress bar replaces per-window log lines
+			}
 			cfg := job.Config{
 				Name: jf.name, Table: t, InputFS: cat.FS, From: from, Format: format, Store: store,
 				Mapping:    source.MappingOptions{OpColumn: opColumn, IgnoreExtra: ignoreExtra, TimeZone: loc},
 				CommitRows: commitRows, CommitEvery: commitEvery, Parallelism: parallelism,
 				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
-				Hook: faultHook(stderr),
-				Progress: func(p job.Progress) {
-					logger.Info("progress", "window", p.Window, "windows_done", p.WindowsDone, "rows_published", p.RowsPublished,
-						"splits_done", p.SplitsDone, "splits_total", p.SplitsTotal, "rows_per_s", int64(p.RowsPerSecond), "snapshot", p.LastSnapshotID)
-				},
+				Hook: faultHook(stderr), Progress: progressReporter(stderr, logger),
 			}
 			res, err := job.Run(ctx, cfg)
+			if isTerminal(stderr) {
+				fmt.Fprintln(stderr)
+			}
 			out := cmd.OutOrStdout()
 			if err != nil {
 				var ie *job.InputError

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/lakeload/lakeload/job"
+)
+
+// isTerminal reports whether w is a character device (an interactive terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressReporter returns the job's progress callback: a redrawn bar on a terminal, otherwise one
+// structured log line per window.
+func progressReporter(w io.Writer, logger *slog.Logger) func(job.Progress) {
+	if !isTerminal(w) {
+		return func(p job.Progress) {
+			logger.Info("progress", "window", p.Window, "windows_done", p.WindowsDone, "rows_published", p.RowsPublished,
+				"rows_estimated", p.RowsEstimated, "splits_done", p.SplitsDone, "splits_total", p.SplitsTotal,
+				"rows_per_s", int64(p.RowsPerSecond), "snapshot", p.LastSnapshotID)
+		}
+	}
+	return func(p job.Progress) { fmt.Fprint(w, "\r"+progressLine(p)+"\x1b[K") }
+}
+
+// progressLine renders one line: bar, rows, rate, windows and ETA.
+func progressLine(p job.Progress) string {
+	frac := 0.0
+	if p.RowsEstimated > 0 {
+		frac = min(float64(p.RowsPublished)/float64(p.RowsEstimated), 1)
+	}
+	const width = 24
+	done := int(frac * width)
+	eta := "-"
+	if p.RowsPerSecond > 0 && p.RowsEstimated > p.RowsPublished {
+		eta = (time.Duration(float64(p.RowsEstimated-p.RowsPublished)/p.RowsPerSecond) * time.Second).Round(time.Second).String()
+	}
+	return fmt.Sprintf("[%s%s] %3.0f%% %s/%s rows  %s rows/s  %d windows committed  ETA %s",
+		strings.Repeat("#", done), strings.Repeat(".", width-done), frac*100, human(p.RowsPublished), human(p.RowsEstimated),
+		human(int64(p.RowsPerSecond)), p.WindowsDone, eta)
+}
+
+func human(n int64) string {
+	switch {
+	case n >= 1_000_000_000:
+		return fmt.Sprintf("%.1fG", float64(n)/1e9)
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
