@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -24,13 +25,16 @@ type loadEnv struct {
 	glob  string
 	tbl   *table.Table
 	store *checkpoint.Store
+	fs    *loadtest.CrashFS // the table's file system: crashes the process on a chosen write
 }
 
 // newLoadEnv creates fx's table in a fresh warehouse; glob names its input (already written).
 func newLoadEnv(t testing.TB, fx loadtest.Fixture, glob string) *loadEnv {
 	t.Helper()
 	wh := t.TempDir()
-	return &loadEnv{fx: fx, wh: wh, glob: glob, tbl: fx.Create(t, wh),
+	fx.Create(t, wh)
+	fs := &loadtest.CrashFS{FileIO: local.New(), Match: func(p string) bool { return strings.HasSuffix(p, "/snapshot/LATEST") }}
+	return &loadEnv{fx: fx, wh: wh, glob: glob, tbl: fx.Open(t, wh, fs), fs: fs,
 		store: checkpoint.NewStore(local.New(), t.TempDir()+"/store")}
 }
 
@@ -110,4 +114,20 @@ func (e *loadEnv) checkFinished(t testing.TB) string {
 		return "table differs from the expected state:" + d
 	}
 	return ""
+}
+
+// run runs the job like a process would: a loadtest.Crash panic (the process died inside a file
+// write) is returned as an error wrapping errCrash.
+func (e *loadEnv) run(ctx context.Context, cfg Config) (res Result, err error) {
+	defer func() {
+		e.fs.Disarm()
+		if r := recover(); r != nil {
+			c, ok := r.(loadtest.Crash)
+			if !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("%w: %v", errCrash, c)
+		}
+	}()
+	return Run(ctx, cfg)
 }

@@ -257,6 +257,9 @@ func (d *driver) report(w int64) {
 	}
 	p := Progress{Window: w, WindowsDone: windowsDone, RowsPublished: published, SplitsDone: splitsDone,
 		SplitsTotal: len(d.plan), RowsEstimated: max(estimated, published), LastSnapshotID: d.res.LastSnapshotID}
+	if w == 0 && splitsDone == len(d.plan) {
+		p.RowsEstimated = published // the final report: every row is counted now
+	}
 	if el > 0 {
 		p.RowsPerSecond = float64(d.rows) / el
 	}
