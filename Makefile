@@ -64,3 +64,10 @@ fuzz:
 
 fuzz-short:
 	scripts/fuzz.sh 3s
+
+## soak: the long kill -9 soak of `lakeload load` (≥ 30 SIGKILLs over ≥ 1M rows per table; internal/killsoak)
+.PHONY: soak
+soak:
+	@mkdir -p build
+	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run TestKillSoak ./internal/killsoak 2>&1 | tee build/soak.log
+	@grep -o 'SOAK mode=.*' build/soak.log

@@ -31,11 +31,11 @@ type loadEnv struct {
 // newLoadEnv creates fx's table in a fresh warehouse; glob names its input (already written).
 func newLoadEnv(t testing.TB, fx loadtest.Fixture, glob string) *loadEnv {
 	t.Helper()
-	wh := t.TempDir()
+	wh := loadtest.TempDir(t)
 	fx.Create(t, wh)
 	fs := &loadtest.CrashFS{FileIO: local.New(), Match: func(p string) bool { return strings.HasSuffix(p, "/snapshot/LATEST") }}
 	return &loadEnv{fx: fx, wh: wh, glob: glob, tbl: fx.Open(t, wh, fs), fs: fs,
-		store: checkpoint.NewStore(local.New(), t.TempDir()+"/store")}
+		store: checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store")}
 }
 
 // config is the job's Config; every run of one env uses the same (resume = run again).

@@ -43,6 +43,8 @@ type driver struct {
 	st      checkpoint.State
 	res     Result
 	lastSeq int64 // highest sequence number reserved so far (base of the last window + span − 1)
+	// tableMax is the highest sequence number in the table as of snapshot tableMaxAt (-1: not read yet).
+	tableMax, tableMaxAt int64
 	started time.Time
 	rows    int64
 }
@@ -52,7 +54,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
 	}
-	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now()}
+	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1}
 	if cfg.DryRun {
 		rep, err := d.dryRun(ctx)
 		d.res.DryRun = rep
@@ -306,14 +308,13 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 		return checkpoint.Assigned{}, err
 	}
 	var seen int64
-	tableMax := int64(-1)
 	if latest != nil {
 		seen = latest.ID
-		if tableMax, err = maxSequence(ctx, d.t, latest); err != nil {
+		if err := d.refreshTableMax(ctx, latest); err != nil {
 			return checkpoint.Assigned{}, err
 		}
 	}
-	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: max(tableMax, d.lastSeq) + 1,
+	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: max(d.tableMax, d.lastSeq) + 1,
 		SnapshotSeen: seen, Attempt: 1, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteAssigned(ctx, a); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
@@ -325,17 +326,47 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 	return a, d.cfg.hook(ctx, PointAssigned, w)
 }
 
-// maxSequence returns the highest sequence number among the live files of snapshot s.
-func maxSequence(ctx context.Context, t *table.Table, s *spec.Snapshot) (int64, error) {
-	live, err := commit.LiveFiles(ctx, t, s)
-	if err != nil {
-		return 0, err
+// refreshTableMax brings tableMax up to snapshot latest: the first time from all live files, then
+// from the delta manifests of the snapshots committed since (foreign writers included), so a long
+// job does not reread the whole table for every window.
+func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) error {
+	if d.tableMaxAt < 0 {
+		live, err := commit.LiveFiles(ctx, d.t, latest)
+		if err != nil {
+			return err
+		}
+		for _, e := range live {
+			d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
+		}
+		d.tableMaxAt = latest.ID
+		return nil
 	}
-	m := int64(-1)
-	for _, e := range live {
-		m = max(m, e.File.MaxSequenceNumber)
+	snaps := d.t.Snapshots()
+	for id := d.tableMaxAt + 1; id <= latest.ID; id++ {
+		s, err := snaps.Get(ctx, id)
+		if errors.Is(err, fileio.ErrNotExist) {
+			d.tableMaxAt = -1 // expired meanwhile: read the live files instead
+			return d.refreshTableMax(ctx, latest)
+		}
+		if err != nil {
+			return err
+		}
+		metas, err := commit.ReadList(ctx, d.t, s.DeltaManifestList)
+		if err != nil {
+			return err
+		}
+		for _, m := range metas {
+			entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+			if err != nil {
+				return err
+			}
+			for _, e := range entries {
+				d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
+			}
+		}
 	}
-	return m, nil
+	d.tableMaxAt = latest.ID
+	return nil
 }
 
 // finish marks the job done and releases the table's consumer pin.

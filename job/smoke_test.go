@@ -10,7 +10,7 @@ import (
 
 func TestSmoke(t *testing.T) {
 	for _, fx := range loadtest.All(1, 8, 60) {
-		in := t.TempDir()
+		in := loadtest.TempDir(t)
 		e := newLoadEnv(t, fx, fx.WriteInputs(t, in))
 		start := time.Now()
 		res, err := Run(context.Background(), e.config(100))
