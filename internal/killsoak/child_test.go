@@ -1,0 +1,114 @@
+package killsoak
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// child is one running `lakeload` process whose stderr is watched line by line.
+type child struct {
+	cmd     *exec.Cmd
+	started time.Time
+	paused  chan string   // receives the "paused at" line once
+	exited  chan struct{} // closed when the process has exited and its output is read
+	waitErr error
+	stdout  bytes.Buffer
+
+	mu        sync.Mutex
+	stderr    []string // every stderr line
+	committed int      // "window committed" log lines
+}
+
+// startChild runs the lakeload binary with args; env entries are added to the environment.
+func startChild(args []string, env ...string) (*child, error) {
+	c := &child{paused: make(chan string, 1), exited: make(chan struct{})}
+	c.cmd = exec.Command(lakeloadBin, args...)
+	c.cmd.Env = append(os.Environ(), env...)
+	c.cmd.Stdout = &c.stdout
+	errPipe, err := c.cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	c.started = time.Now()
+	if err := c.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", lakeloadBin, err)
+	}
+	go func() {
+		sc := bufio.NewScanner(errPipe)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			c.mu.Lock()
+			c.stderr = append(c.stderr, line)
+			if strings.Contains(line, "window committed") {
+				c.committed++
+			}
+			c.mu.Unlock()
+			if strings.HasPrefix(line, "lakeload: paused at ") {
+				select {
+				case c.paused <- line:
+				default:
+				}
+			}
+		}
+		c.waitErr = c.cmd.Wait() // after the pipe is drained, as exec requires
+		close(c.exited)
+	}()
+	return c, nil
+}
+
+// kill sends SIGKILL to this child (by its own pid) and waits until it is reaped, so that its pid
+// is gone before the next run looks at the lease.
+func (c *child) kill() error {
+	err := c.cmd.Process.Signal(syscall.SIGKILL)
+	<-c.exited
+	if err != nil && !strings.Contains(err.Error(), "process already finished") {
+		return err
+	}
+	return nil
+}
+
+// exitCode is the process exit code (-1 when it died of a signal).
+func (c *child) exitCode() int { return c.cmd.ProcessState.ExitCode() }
+
+// killedBySignal reports whether the process ended by SIGKILL.
+func (c *child) killedBySignal() bool {
+	ws, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+}
+
+// output returns stdout and the last n stderr lines, for failure messages.
+func (c *child) output(n int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	lines := c.stderr[max(len(c.stderr)-n, 0):]
+	return fmt.Sprintf("stdout: %s\nstderr (last %d lines):\n%s", strings.TrimSpace(c.stdout.String()), len(lines), strings.Join(lines, "\n"))
+}
+
+func (c *child) windowsCommitted() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.committed
+}
+
+// lastLine is the last stderr line that is not the "paused at" notice, shortened.
+func (c *child) lastLine() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.stderr) - 1; i >= 0; i-- {
+		if l := c.stderr[i]; !strings.HasPrefix(l, "lakeload: paused at ") {
+			if len(l) > 160 {
+				l = l[:160] + "…"
+			}
+			return l
+		}
+	}
+	return "(none)"
+}

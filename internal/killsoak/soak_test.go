@@ -1,0 +1,369 @@
+package killsoak
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lakeload/lakeload/internal/oracle"
+)
+
+const (
+	soakDB  = "soak"
+	soakJob = "soak"
+)
+
+// killStats counts what the harness did to the children of all tables.
+type killStats struct {
+	aimed     map[string]int // SIGKILLs while the child was paused at the point
+	random    int            // SIGKILLs at a random moment
+	fallback  int            // aimed kills whose point was not reached in time (killed anyway, counted here only)
+	missed    map[string]int // aimed points not reached because the job finished first
+	runs      int            // child processes started
+	childTime time.Duration  // wall time of all children
+	committed int            // "window committed" log lines of all children
+}
+
+func (s *killStats) kills() int {
+	n := s.random + s.fallback
+	for _, k := range s.aimed {
+		n += k
+	}
+	return n
+}
+
+// randomDelay is a random moment within about one window of work (as measured from the children so
+// far, start-up included).
+func (s *killStats) randomDelay(rng *rand.Rand) time.Duration {
+	perWindow := time.Second
+	if s.committed > 0 {
+		perWindow = s.childTime / time.Duration(s.committed)
+	}
+	limit := 100*time.Millisecond + perWindow
+	return time.Duration(rng.Int64N(int64(limit)))
+}
+
+// tableResult is what one table's soak produced.
+type tableResult struct {
+	name      string
+	rows      int64 // input rows
+	expected  int   // expected table rows
+	kills     int
+	runs      int
+	java, py  diff
+	snaps     snapshotReport
+	published int64 // windows the store records as published (by file name)
+	loadTime  time.Duration
+	checkTime time.Duration
+}
+
+func TestKillSoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the kill -9 soak takes about 20 s; run without -short (or `make soak` for the long one)")
+	}
+	m := currentMode()
+	java, py := oracle.Java(t), oracle.Py(t) // skip (or fail under CI) before any work when missing
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("LAKELOAD_SOAK_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("LAKELOAD_SOAK_SEED=%q: %v", s, err)
+		}
+		seed = v
+	}
+	t.Logf("mode %s, kill-timing seed %d (LAKELOAD_SOAK_SEED repeats the random delays); binary built in %v",
+		m.name, seed, buildTime.Round(time.Millisecond))
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	root := t.TempDir()
+	wh := filepath.Join(root, "wh")
+	st := &killStats{aimed: map[string]int{}, missed: map[string]int{}}
+	sched := &scheduler{}
+	t0 := time.Now()
+	var results []tableResult
+	for i, ts := range soakTables(m) {
+		r := soakTable(t, m, i, ts, root, wh, sched, st, rng)
+		c0 := time.Now()
+		path := filepath.Join(wh, soakDB+".db", ts.name)
+		r.java = compareLines(r.wantLines, java.Read(path, oracle.ReadOpts{}))
+		r.py = compareLines(r.wantLines, py.Read(path, oracle.ReadOpts{}))
+		r.snaps = checkSnapshots(java.Snapshots(path))
+		r.checkTime = time.Since(c0)
+		r.wantLines = nil
+		results = append(results, r.tableResult)
+		t.Logf("table %-6s rows %d -> %d expected | kills %d, runs %d | java %v | py %v | %d windows, %d APPEND of %d snapshots, snapshots/window %d..%d | load %v, check %v",
+			ts.name, r.rows, r.expected, r.kills, r.runs, r.java, r.py, r.snaps.windows, r.snaps.appends, r.snaps.total,
+			r.snaps.minPer, r.snaps.maxPer, r.loadTime.Round(time.Millisecond), r.checkTime.Round(time.Millisecond))
+		for _, d := range []struct {
+			who string
+			d   diff
+		}{{"java", r.java}, {"pypaimon", r.py}} {
+			if !d.d.ok() {
+				t.Errorf("table %s read by %s: %v; samples:\n%s", ts.name, d.who, d.d, strings.Join(d.d.samples, "\n"))
+			}
+		}
+		if len(r.snaps.problems) > 0 || int64(r.snaps.windows) != r.published || len(r.snaps.users) != 1 {
+			t.Errorf("table %s snapshots: %d windows (the job published %d), commit users %v, problems: %v",
+				ts.name, r.snaps.windows, r.published, r.snaps.users, r.snaps.problems)
+		}
+	}
+	summary := summarize(m, results, st, time.Since(t0))
+	t.Log(summary)
+	for _, p := range points {
+		if st.aimed[p] == 0 {
+			t.Errorf("no kill landed at %s (missed: %v); the schedule must cover every point", p, st.missed)
+		}
+	}
+	if m.name == "long" && st.kills() < 30 {
+		t.Errorf("long soak: %d kills, want ≥ 30", st.kills())
+	}
+}
+
+// summarize renders the one-line result of a soak.
+func summarize(m mode, results []tableResult, st *killStats, total time.Duration) string {
+	var rows int64
+	var lost, dup, wrong, windows, minPer, maxPer int
+	for _, r := range results {
+		rows += r.rows
+		for _, d := range []diff{r.java, r.py} {
+			lost, dup, wrong = lost+d.lost, dup+d.dup, wrong+d.wrong
+		}
+		windows += r.snaps.windows
+		if minPer == 0 || r.snaps.minPer < minPer {
+			minPer = r.snaps.minPer
+		}
+		maxPer = max(maxPer, r.snaps.maxPer)
+	}
+	var phases []string
+	for _, p := range points {
+		phases = append(phases, fmt.Sprintf("%s=%d", p, st.aimed[p]))
+	}
+	phases = append(phases, fmt.Sprintf("random=%d", st.random))
+	if st.fallback > 0 {
+		phases = append(phases, fmt.Sprintf("aimed-not-reached=%d", st.fallback))
+	}
+	missed := ""
+	if len(st.missed) > 0 {
+		keys := make([]string, 0, len(st.missed))
+		for k, n := range st.missed {
+			keys = append(keys, fmt.Sprintf("%s=%d", k, n))
+		}
+		slices.Sort(keys)
+		missed = " missed[" + strings.Join(keys, " ") + "]"
+	}
+	return fmt.Sprintf("SOAK mode=%s tables=%d rows=%d kills=%d [%s]%s runs=%d lost=%d dup=%d wrong=%d (java+pypaimon) windows=%d snapshots/window=%d..%d time=%v",
+		m.name, len(results), rows, st.kills(), strings.Join(phases, " "), missed, st.runs, lost, dup, wrong, windows,
+		minPer, maxPer, total.Round(time.Second))
+}
+
+// soakRun is a table's result plus its expected lines, dropped once compared.
+type soakRun struct {
+	tableResult
+	wantLines []string
+}
+
+// soakTable generates the table's input, creates it, loads it under SIGKILLs until the job finishes,
+// and returns the expected rows for the oracles to compare.
+func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root, wh string, sched *scheduler, st *killStats, rng *rand.Rand) soakRun {
+	t.Helper()
+	r := soakRun{tableResult: tableResult{name: ts.name}}
+	in := filepath.Join(root, "in", ts.name)
+	want, rows := generate(t, m, idx, ts, in)
+	r.rows, r.expected, r.wantLines = rows, len(want), want
+
+	create := []string{"table", "create", "--warehouse", wh, "--table", soakDB + "." + ts.name}
+	for _, c := range ts.columns {
+		create = append(create, "--column", c)
+	}
+	if len(ts.pk) > 0 {
+		create = append(create, "--primary-key", strings.Join(ts.pk, ","))
+	}
+	if len(ts.part) > 0 {
+		create = append(create, "--partition-key", strings.Join(ts.part, ","))
+	}
+	for _, o := range ts.options {
+		create = append(create, "--option", o)
+	}
+	runToEnd(t, create)
+
+	load := []string{"load", "--warehouse", wh, "--table", soakDB + "." + ts.name, "--from", filepath.Join(in, "*.parquet"),
+		"--job", soakJob, "--commit-rows", strconv.FormatInt(m.commitRows, 10), "--parallelism", strconv.Itoa(m.parallelism)}
+	if ts.opColumn != "" {
+		load = append(load, "--op-column", ts.opColumn)
+	}
+	store := jobStore(wh, soakDB, ts.name, soakJob)
+	windows := rows / m.commitRows // about the job's windows: kills are spread over them
+	slots := m.aimed[idx] + m.random[idx]
+	t0 := time.Now()
+	done := false
+	aimedLeft, randomLeft := m.aimed[idx], m.random[idx]
+	for slot := 0; !done && aimedLeft+randomLeft > 0; slot++ {
+		// Aimed and random kills alternate, aimed first (the very first child can stop at planned).
+		aimed := aimedLeft > 0 && (slot%2 == 0 || randomLeft == 0)
+		if aimed {
+			aimedLeft--
+		} else {
+			randomLeft--
+		}
+		want := slotWindow(slot, slots, windows)
+		assigned, _ := storeProgress(store)
+		target, pause := "", ""
+		var env []string
+		if aimed {
+			if target = sched.next(reachable(store)); target != "" {
+				pause = pauseSpec(target, want, assigned, windows)
+				env = append(env, "LAKELOAD_PAUSE_AT="+pause)
+			}
+		}
+		c, err := startChild(load, env...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.runs++
+		r.runs++
+		var timer <-chan time.Time
+		var delay time.Duration
+		if target != "" {
+			timer = time.After(m.aimTimeout)
+		} else {
+			// A random moment within about one window after window want−1 is published.
+			waitPublished(c, store, want-1)
+			delay = st.randomDelay(rng)
+			timer = time.After(delay)
+		}
+		killed := ""
+		select {
+		case <-c.paused:
+			killed = target
+		case <-timer:
+			killed = "random"
+			if target != "" {
+				killed = "fallback"
+			}
+		case <-c.exited:
+		}
+		if killed != "" {
+			if err := c.kill(); err != nil {
+				t.Fatalf("kill: %v", err)
+			}
+		} else {
+			<-c.exited
+		}
+		st.childTime += time.Since(c.started)
+		st.committed += c.windowsCommitted()
+		switch {
+		case killed != "" && c.killedBySignal():
+			r.kills++
+			t.Logf("table %s kill %d: %s after %v; last log line: %s", ts.name, slot+1, describeKill(killed, pause, want, delay),
+				time.Since(c.started).Round(time.Millisecond), c.lastLine())
+			switch killed {
+			case "random":
+				st.random++
+			case "fallback":
+				st.fallback++
+				t.Logf("table %s: point %s not reached within %v; killed anyway", ts.name, target, m.aimTimeout)
+			default:
+				st.aimed[killed]++
+			}
+		case c.exitCode() == 0:
+			done = true
+			if target != "" {
+				st.missed[target]++
+			}
+			t.Logf("table %s: job finished before kill %d (aimed at %q)", ts.name, slot+1, target)
+		default:
+			t.Fatalf("table %s: lakeload load exited %d (aimed at %q)\n%s", ts.name, c.exitCode(), target, c.output(30))
+		}
+	}
+	// Resume without faults until the job finishes, then once more: it must say it already finished.
+	if !done {
+		out := runToEnd(t, load)
+		st.runs++
+		r.runs++
+		if !strings.Contains(out, "job "+soakJob+" finished") && !strings.Contains(out, "already finished") {
+			t.Fatalf("table %s: final run did not finish the job: %s", ts.name, out)
+		}
+	}
+	if out := runToEnd(t, load); !strings.Contains(out, "already finished") {
+		t.Errorf("table %s: a run after the job finished printed %q, want \"already finished\"", ts.name, out)
+	}
+	r.loadTime = time.Since(t0)
+	_, r.published = storeProgress(store)
+	return r
+}
+
+func describeKill(killed, pause string, want int64, delay time.Duration) string {
+	switch killed {
+	case "random":
+		return fmt.Sprintf("random moment (%v after window %d was published)", delay.Round(time.Millisecond), want-1)
+	case "fallback":
+		return "aimed at " + pause + ", not reached"
+	}
+	return "paused at " + pause
+}
+
+// waitPublished returns once window w of the job is published (or the child has exited).
+func waitPublished(c *child, store string, w int64) {
+	for {
+		if _, p := storeProgress(store); p >= w {
+			return
+		}
+		select {
+		case <-c.exited:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// runToEnd runs lakeload with args to its end; a non-zero exit fails the test. It returns stdout.
+func runToEnd(t *testing.T, args []string) string {
+	t.Helper()
+	c, err := startChild(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-c.exited
+	if c.exitCode() != 0 {
+		t.Fatalf("lakeload %s: exit %d\n%s", strings.Join(args, " "), c.exitCode(), c.output(30))
+	}
+	return c.stdout.String()
+}
+
+// generate writes the table's input files under dir (deterministic: the same files on every run) and
+// returns the expected final table as sorted canonical lines and the number of input rows.
+func generate(t *testing.T, m mode, idx int, ts tableSpec, dir string) ([]string, int64) {
+	t.Helper()
+	fields, err := ts.fields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := arrowSchema(ts, fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exp := newExpected(ts, fields)
+	rng := rand.New(rand.NewPCG(20240101, uint64(idx)))
+	for f := range m.files {
+		rows := ts.gen(rng, f, m.rowsPerFile)
+		if err := writeParquet(filepath.Join(dir, fmt.Sprintf("part-%03d.parquet", f)), schema, rows, m.rowGroup); err != nil {
+			t.Fatalf("write input of %s: %v", ts.name, err)
+		}
+		if err := exp.apply(rows); err != nil {
+			t.Fatalf("expected state of %s: %v", ts.name, err)
+		}
+	}
+	want, err := exp.canonicalLines()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want, exp.rows
+}
