@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -26,6 +28,7 @@ type loadEnv struct {
 	tbl   *table.Table
 	store *checkpoint.Store
 	fs    *loadtest.CrashFS // the table's file system: crashes the process on a chosen write
+	want  []string          // expected final table (sorted canonical lines); nil: fx.Expected
 }
 
 // newLoadEnv creates fx's table in a fresh warehouse; glob names its input (already written).
@@ -110,7 +113,11 @@ func (e *loadEnv) checkFinished(t testing.TB) string {
 	if all := loadtest.SnapshotsOf(t, e.tbl, jr.CommitUser); len(all) != nonEmpty {
 		return fmt.Sprintf("the job's user made %d snapshots for %d non-empty windows", len(all), nonEmpty)
 	}
-	if d := loadtest.Diff(e.fx.Expected(t), loadtest.Lines(t, e.tbl)); d != "" {
+	want := e.want
+	if want == nil {
+		want = e.fx.Expected(t)
+	}
+	if d := loadtest.Diff(want, loadtest.Lines(t, e.tbl)); d != "" {
 		return "table differs from the expected state:" + d
 	}
 	return ""
@@ -130,4 +137,41 @@ func (e *loadEnv) run(ctx context.Context, cfg Config) (res Result, err error) {
 		}
 	}()
 	return Run(ctx, cfg)
+}
+
+// actionLog is a slog.Handler that records the recovery actions a run logs ("recovery", action=…).
+type actionLog struct {
+	mu      sync.Mutex
+	actions []string
+}
+
+func (l *actionLog) Enabled(context.Context, slog.Level) bool { return true }
+func (l *actionLog) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *actionLog) WithGroup(string) slog.Handler            { return l }
+func (l *actionLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "recovery" {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "action" {
+			l.mu.Lock()
+			l.actions = append(l.actions, a.Value.String())
+			l.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+// kinds returns the recorded actions' kinds ("recompute", "commit", ...) and resets the log.
+func (l *actionLog) kinds() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, a := range l.actions {
+		k, _, _ := strings.Cut(a, "(")
+		out = append(out, k)
+	}
+	l.actions = nil
+	return out
 }

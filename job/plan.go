@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/lakeload/lakeload/fileio"
@@ -101,8 +102,12 @@ func checkFingerprints(ctx context.Context, fs fileio.FileIO, plan []source.Spli
 		}
 		checked[s.Path] = true
 		info, err := fs.Stat(ctx, s.Path)
-		if err != nil {
+		if errors.Is(err, fileio.ErrNotExist) {
 			return &InputError{Err: fmt.Errorf("input file %s of this job is gone (%v): restore it, or forget the job and start a new one", s.Path, err)}
+		}
+		if err != nil {
+			// Not a verdict on the file (an interrupted run, an I/O error): keep the cause visible.
+			return fmt.Errorf("check input file %s: %w", s.Path, err)
 		}
 		if err := s.CheckFingerprint(info); err != nil {
 			return &InputError{Err: err}

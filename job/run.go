@@ -45,8 +45,8 @@ type driver struct {
 	lastSeq int64 // highest sequence number reserved so far (base of the last window + span − 1)
 	// tableMax is the highest sequence number in the table as of snapshot tableMaxAt (-1: not read yet).
 	tableMax, tableMaxAt int64
-	started time.Time
-	rows    int64
+	started              time.Time
+	rows                 int64
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.
@@ -156,7 +156,10 @@ func (d *driver) open(ctx context.Context) error {
 			run.CommitUser = "lakeload-" + uuid.NewString()
 			run.InputFingerprint = fingerprint(splits)
 			if err := d.store.WriteJob(ctx, run); err != nil {
-				return fmt.Errorf("another runner created this job at the same time (%w); run again to resume", err)
+				if errors.Is(err, fileio.ErrExist) {
+					return fmt.Errorf("another runner created this job at the same time (%w); run again to resume", err)
+				}
+				return err
 			}
 			job = run
 		}
@@ -193,7 +196,11 @@ func (d *driver) resultOptions() map[string]string {
 
 // recover runs the recovery plan and returns the splits left to assign and the next window number.
 func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
-	tv, err := checkpoint.Gather(ctx, d.st, d.t.Snapshots(), d.missingFiles)
+	lookup, err := newFlooredLookup(ctx, d.t)
+	if err != nil {
+		return nil, 0, err
+	}
+	tv, err := checkpoint.Gather(ctx, d.st, lookup, d.missingFiles)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -207,6 +214,7 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 	for _, ws := range d.st.Windows() {
 		d.reserve(ws.Assigned)
 	}
+	voided := false
 	for _, a := range plan.Actions {
 		if err := d.cfg.hook(ctx, PointRecoveryAction, a.Window); err != nil {
 			return nil, 0, err
@@ -215,8 +223,13 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 		ws, _ := d.st.Window(a.Window)
 		switch a.Kind {
 		case checkpoint.Publish:
-			err = d.publish(ctx, ws, a.Attempt)
+			if err = d.verifyPublish(ctx, ws, a); err == nil {
+				err = d.publish(ctx, ws, a.Attempt)
+			}
 		case checkpoint.WriteCommittedThenPublish:
+			if err = d.verifyMarker(ctx, ws, a.SnapshotID, a.Attempt); err != nil {
+				break
+			}
 			if err = d.store.WriteCommitted(ctx, checkpoint.Committed{Window: a.Window, SnapshotID: a.SnapshotID, Attempt: a.Attempt, Time: d.cfg.Now().UTC()}); err == nil {
 				err = d.publish(ctx, ws, a.Attempt)
 			}
@@ -228,6 +241,7 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 			}
 		case checkpoint.Void:
 			err = d.store.WriteVoided(ctx, checkpoint.Voided{Window: a.Window, Reason: a.Reason, Created: d.cfg.Now().UTC()})
+			voided = true
 		default:
 			err = fmt.Errorf("job: unexpected recovery action %s", a)
 		}
@@ -235,6 +249,14 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 			return nil, 0, err
 		}
 		d.res.Recovered++
+	}
+	if voided {
+		// plan.Remaining was computed before the voids ran: reload, so the splits of the voided
+		// windows are loaded again as new windows instead of being dropped.
+		if d.st, err = d.store.Load(ctx); err != nil {
+			return nil, 0, err
+		}
+		return d.st.Remaining(), plan.NextWindow, nil
 	}
 	return plan.Remaining, plan.NextWindow, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -138,24 +139,46 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 		}
 		return d.afterCommitted(ctx, w, a)
 	}
-	if err := pin(ctx, d.t, d.cfg.Name, ws.Assigned.SnapshotSeen+1); err != nil {
+	q := table.CommitQuery{User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend}
+	// Look the window up before pinning: a window already committed (by another runner while this
+	// one was stopped) needs neither a pin nor a commit, and a pin written after that runner finished
+	// the job and dropped its pin would hold back snapshot expiry for good.
+	floor, err := lookupFloor(ctx, d.t, ws.Assigned.SnapshotSeen)
+	if err != nil {
 		return err
 	}
-	props := checkpoint.CommitProperties(d.job, w, a, checkpoint.CoverageDigest(at.Results))
-	res, err := commit.Commit(ctx, d.t, msgs, commit.Options{
-		User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend, Properties: props,
-		LookupAfter:    ws.Assigned.SnapshotSeen,
-		BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, w) },
-	})
+	prior, err := d.t.Snapshots().FindCommit(ctx, q, floor)
 	if err != nil {
-		return fmt.Errorf("commit window %d: %w", w, err)
+		return err
+	}
+	alreadyCommitted := prior != nil
+	if prior == nil {
+		if err := d.checkFilesBeforeCommit(ctx, w, a, msgs); err != nil {
+			return err
+		}
+		if err := pin(ctx, d.t, d.cfg.Name, floor+1); err != nil {
+			return err
+		}
+		props := checkpoint.CommitProperties(d.job, w, a, checkpoint.CoverageDigest(at.Results))
+		res, err := commit.Commit(ctx, d.t, msgs, commit.Options{
+			User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend, Properties: props,
+			LookupAfter:    floor,
+			BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, w) },
+		})
+		if err != nil {
+			if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+				// Interrupted (Ctrl-C): say so in a way callers can test, whatever the commit reported.
+				return fmt.Errorf("commit window %d: %w (interrupted: %w)", w, err, cerr)
+			}
+			return fmt.Errorf("commit window %d: %w", w, err)
+		}
+		alreadyCommitted = res.AlreadyCommitted
 	}
 	if err := d.cfg.hook(ctx, PointAfterCommit, w); err != nil {
 		return err
 	}
 	// Verify: exactly one marker, and publish the attempt it names (it may be another attempt's, I5).
-	q := table.CommitQuery{User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend}
-	found, err := d.t.Snapshots().FindCommits(ctx, q, ws.Assigned.SnapshotSeen)
+	found, err := d.t.Snapshots().FindCommits(ctx, q, floor)
 	if err != nil {
 		return err
 	}
@@ -167,12 +190,28 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 	if err != nil {
 		return fmt.Errorf("job: snapshot %d of window %d does not name its attempt: %w", found[0].ID, w, err)
 	}
+	if committedAttempt != a {
+		// Another runner committed the window (a stopped driver that resumed, or one this run took
+		// over from): its attempt's results may have been stored after ws was loaded.
+		st, err := d.store.Load(ctx)
+		if err != nil {
+			return err
+		}
+		d.st = st
+		ws, _ = st.Window(w)
+	}
+	if err := d.verifyMarker(ctx, ws, found[0].ID, committedAttempt); err != nil {
+		return err
+	}
 	if err := d.store.WriteCommitted(ctx, checkpoint.Committed{Window: w, SnapshotID: found[0].ID, Attempt: committedAttempt, Time: d.cfg.Now().UTC()}); err != nil {
+		if errors.Is(err, fileio.ErrExist) {
+			return fmt.Errorf("window %d was recorded as committed by another runner of job %s (only one runner may run a job): %w", w, d.cfg.Name, err)
+		}
 		return err
 	}
 	d.res.LastSnapshotID = found[0].ID
 	d.cfg.Logger.Info("window committed", "window", w, "attempt", committedAttempt, "snapshot", found[0].ID,
-		"files", countFiles(msgs), "already_committed", res.AlreadyCommitted)
+		"files", countFiles(msgs), "already_committed", alreadyCommitted)
 	return d.afterCommitted(ctx, w, committedAttempt)
 }
 

@@ -1,0 +1,131 @@
+package job
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// lookupFloor is the snapshot id after which a window's marker is looked up: the id seen when the
+// window was assigned, or the table's latest id if the table was rolled back below it. A rollback
+// removes the snapshots above its target, and new commits (this job's included) reuse their ids,
+// so looking only above `seen` would miss the window's own new commit and commit it again.
+func lookupFloor(ctx context.Context, t *table.Table, seen int64) (int64, error) {
+	latest, ok, err := t.Snapshots().LatestID(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, nil
+	}
+	return min(seen, latest), nil
+}
+
+// flooredLookup is the table's snapshot lookup with every search floor lowered to the latest
+// snapshot id read when it was made (see lookupFloor).
+type flooredLookup struct {
+	*table.Snapshots
+	latest int64
+}
+
+func newFlooredLookup(ctx context.Context, t *table.Table) (flooredLookup, error) {
+	latest, err := lookupFloor(ctx, t, int64(^uint64(0)>>1))
+	return flooredLookup{Snapshots: t.Snapshots(), latest: latest}, err
+}
+
+// FindCommits implements checkpoint.SnapshotLookup.
+func (l flooredLookup) FindCommits(ctx context.Context, q table.CommitQuery, afterID int64) ([]*spec.Snapshot, error) {
+	return l.Snapshots.FindCommits(ctx, q, min(afterID, l.latest))
+}
+
+// verifyMarker checks that marker snapshot id of window ws holds exactly the files of attempt a
+// (the attempt its properties name) and carries that attempt's coverage digest; otherwise
+// publishing a's coverage would mark rows done that the snapshot does not hold (scenario 6).
+func (d *driver) verifyMarker(ctx context.Context, ws checkpoint.WindowState, id int64, a int) error {
+	stop := func(format string, args ...any) error {
+		return fmt.Errorf("%w: window %d: snapshot %d: %s (%w)", checkpoint.ErrStop, ws.Window, id, fmt.Sprintf(format, args...), checkpoint.ErrCorrupt)
+	}
+	at, ok := ws.Attempt(a)
+	if !ok {
+		// Another runner may have begun and committed that attempt after ws was read.
+		st, err := d.store.Load(ctx)
+		if err != nil {
+			return err
+		}
+		if fresh, found := st.Window(ws.Window); found {
+			at, ok = fresh.Attempt(a)
+		}
+		if !ok {
+			return stop("names attempt %d, which the store does not have", a)
+		}
+	}
+	s, err := d.t.Snapshots().Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	if cov, want := s.Properties[checkpoint.PropCoverage], checkpoint.CoverageDigest(at.Results); cov != want {
+		return stop("carries coverage digest %q, attempt %d's stored results have %q", cov, a, want)
+	}
+	list, err := commit.ReadList(ctx, d.t, s.DeltaManifestList)
+	if err != nil {
+		return err
+	}
+	var added []string
+	for _, m := range list {
+		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.Kind != manifest.Add {
+				return stop("deletes file %s, which a load window never does", e.File.FileName)
+			}
+			added = append(added, e.File.FileName)
+		}
+	}
+	var want []string
+	for _, r := range at.Results {
+		for _, m := range r.Messages {
+			for _, f := range m.NewFiles {
+				want = append(want, f.FileName)
+			}
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(want)
+	if !slices.Equal(added, want) {
+		return stop("adds %d data files, attempt %d stored %d others: only part of the attempt (or other files) was committed; "+
+			"inspect the table by hand", len(added), a, len(want))
+	}
+	return nil
+}
+
+// verifyPublish verifies the marker of a Publish recovery action (an empty window has none).
+func (d *driver) verifyPublish(ctx context.Context, ws checkpoint.WindowState, a checkpoint.Action) error {
+	if a.SnapshotID == 0 {
+		return nil
+	}
+	return d.verifyMarker(ctx, ws, a.SnapshotID, a.Attempt)
+}
+
+// checkFilesBeforeCommit refuses to commit attempt a of window w when one of its data files is
+// gone (orphan-file cleanup with a short age limit, scenario 24): the commit would leave a
+// dangling manifest entry. Nothing is committed; the rerun's recovery finds the file missing and
+// recomputes the window.
+func (d *driver) checkFilesBeforeCommit(ctx context.Context, w int64, a int, msgs []table.CommitMessage) error {
+	missing, err := d.missingFiles(ctx, msgs)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("job: window %d attempt %d: %d of its data files are gone before the commit (first %s; removed by "+
+			"orphan-file cleanup?): nothing was committed; run again to recompute the window", w, a, len(missing), missing[0])
+	}
+	return nil
+}
