@@ -19,8 +19,9 @@ const (
 	// Recompute begins Attempt (a new number) over the same splits and base (I4), runs its tasks,
 	// then goes through Commit before the next action. Old files are left to orphan cleanup.
 	Recompute
-	// Void writes voided for a rolled-back window the user asked to recompute; its splits are in
-	// the plan's Remaining and go to a new window.
+	// Void writes voided for a rolled-back window the user asked to recompute; its splits go to a
+	// new window. They are not in this plan's Remaining (computed before the void is written): the
+	// job reloads the store after running a Void.
 	Void
 	// Stop ends recovery: Err names the window and what a person must do.
 	Stop
