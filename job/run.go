@@ -26,7 +26,7 @@ var Version = "dev"
 type Result struct {
 	AlreadyDone      bool  // the job had finished before this run
 	Recovered        int   // recovery actions run
-	WindowsCommitted int64 // windows committed by this run (empty windows included)
+	WindowsCommitted int64 // windows committed or published by this run (empty windows and recovered ones included)
 	RowsWritten      int64 // input rows written by this run
 	Windows          int64 // windows of the job in all
 	LastSnapshotID   int64
@@ -224,14 +224,14 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 		switch a.Kind {
 		case checkpoint.Publish:
 			if err = d.verifyPublish(ctx, ws, a); err == nil {
-				err = d.publish(ctx, ws, a.Attempt)
+				err = d.afterCommitted(ctx, a.Window, a.Attempt) // publish, with the publish hooks
 			}
 		case checkpoint.WriteCommittedThenPublish:
 			if err = d.verifyMarker(ctx, ws, a.SnapshotID, a.Attempt); err != nil {
 				break
 			}
 			if err = d.store.WriteCommitted(ctx, checkpoint.Committed{Window: a.Window, SnapshotID: a.SnapshotID, Attempt: a.Attempt, Time: d.cfg.Now().UTC()}); err == nil {
-				err = d.publish(ctx, ws, a.Attempt)
+				err = d.afterCommitted(ctx, a.Window, a.Attempt)
 			}
 		case checkpoint.Commit:
 			err = d.commitWindow(ctx, ws, a.Attempt)

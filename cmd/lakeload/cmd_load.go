@@ -143,6 +143,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				if ctx.Err() != nil {
 					return fmt.Errorf("interrupted; run the same command again to resume job %s: %w", jf.name, ctx.Err())
 				}
+				if errors.Is(err, checkpoint.ErrLeaseHeld) {
+					return fmt.Errorf("job %s: %w\nanother runner holds the job: stop it, or pass --takeover if it is gone", jf.name, err)
+				}
 				return fmt.Errorf("job %s: %w\nrun the same command again to resume once the cause is fixed", jf.name, err)
 			}
 			switch {

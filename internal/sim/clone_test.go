@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/lakeload/lakeload/fileio"
@@ -43,7 +44,7 @@ func cloneFS(t testing.TB, src *mem.FS) *mem.FS {
 
 // clone returns a copy of the world that continues independently.
 func (w *world) clone() *world {
-	return &world{t: w.t, sc: w.sc, fs: cloneFS(w.t, w.fs), notes: append([]string(nil), w.notes...)}
+	return &world{t: w.t, sc: w.sc, fs: cloneFS(w.t, w.fs), notes: slices.Clone(w.notes), plan: slices.Clone(w.plan)}
 }
 
 func TestCloneCopiesEveryFile(t *testing.T) {

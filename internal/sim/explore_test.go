@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -74,7 +75,7 @@ func (e *explorer) points(n, crashes int, w *world) []int {
 		return all
 	}
 	h := fnv.New64a()
-	h.Write([]byte(w.history()))
+	h.Write([]byte(strings.Join(w.plan, ";")))
 	rng := rand.New(rand.NewPCG(h.Sum64(), 7))
 	rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	picked := all[:e.sampleSecond]
@@ -90,6 +91,7 @@ func (e *explorer) explore(w *world, crashes int) {
 	out := leaf.run(fault{})
 	e.runs++
 	leaf.note("run %d clean: err=%v (%d hooks, %d storage mutations)", crashes+1, out.err, out.hooks, out.ops)
+	leaf.note("run %d trace: %s", crashes+1, out.trace)
 	if out.err != nil || out.crashed {
 		e.fail(leaf, "the clean run after %d crashes failed: %v", crashes, out.err)
 		return
@@ -107,7 +109,9 @@ func (e *explorer) explore(w *world, crashes int) {
 			next := w.clone()
 			o := next.run(f)
 			e.runs++
-			next.note("run %d %s: died at %s (err=%v)", crashes+1, f, o.diedAt, o.err)
+			next.plan = append(next.plan, f.String())
+			next.note("run %d %s: died at %s (err=%v)", crashes+1, f, shorten(o.diedAt), o.err)
+			next.note("run %d trace: %s", crashes+1, o.trace)
 			if !o.crashed {
 				e.fail(next, "the run did not reach its crash point %s (only %d hooks, %d mutations): the job is not deterministic", f, o.hooks, o.ops)
 				continue

@@ -82,15 +82,14 @@ type proc struct {
 	// process).
 	before func(hook bool, n int)
 
-	mu      sync.Mutex
-	ops     int
-	hooks   int
-	dead    bool
-	diedAt  string   // what the process was doing when it died
-	trace   []string // every mutation and hook, for messages
-	paused  chan struct{}
-	resume  chan struct{}
-	didWait bool
+	mu     sync.Mutex
+	ops    int
+	hooks  int
+	dead   bool
+	diedAt string        // what the process was doing when it died
+	trace  []string      // every mutation and hook, for messages
+	paused chan struct{} // closed when the process pauses
+	resume chan struct{} // closed by the harness to resume it
 }
 
 func newProc(base fileio.FileIO, f fault) *proc {
@@ -125,7 +124,6 @@ func (p *proc) alive() error {
 
 // pause blocks the calling goroutine until the harness resumes the process.
 func (p *proc) pause() {
-	p.didWait = true
 	close(p.paused)
 	<-p.resume
 }
@@ -288,6 +286,7 @@ type procWriter struct {
 	path string
 }
 
+// Write buffers b (nothing is visible before Close).
 func (w *procWriter) Write(b []byte) (int, error) {
 	if err := w.p.alive(); err != nil {
 		return 0, err
@@ -295,8 +294,10 @@ func (w *procWriter) Write(b []byte) (int, error) {
 	return w.w.Write(b)
 }
 
+// Close publishes the file: the process's storage mutation.
 func (w *procWriter) Close() error {
 	return w.p.mutate("create "+w.path, func() error { return w.w.Close() })
 }
 
+// Abort discards the file.
 func (w *procWriter) Abort() error { return w.w.Abort() }

@@ -261,6 +261,7 @@ type world struct {
 	sc    *scene
 	fs    *mem.FS
 	notes []string // what happened, for failure messages
+	plan  []string // the faults of its runs so far (deterministic, unlike notes: file names hold UUIDs)
 }
 
 func (sc *scene) newWorld(t testing.TB) *world {
@@ -308,6 +309,7 @@ type runOutcome struct {
 	diedAt  string // where
 	ops     int    // storage mutations made
 	hooks   int    // hook calls made
+	trace   string // the hook calls and storage mutations, in order (paths shortened)
 }
 
 // start begins job.Run in process p on its own goroutine; the channel delivers how it ended.
@@ -326,6 +328,9 @@ func (w *world) start(p *proc) <-chan runOutcome {
 			}
 			out.crashed, out.diedAt = p.crashed()
 			out.ops, out.hooks = p.mutations(), p.hookCalls()
+			p.mu.Lock()
+			out.trace = shorten(strings.Join(p.trace, "; "))
+			p.mu.Unlock()
 			ch <- out
 		}()
 		cfg, err := w.config(p)
@@ -342,6 +347,11 @@ func (w *world) start(p *proc) <-chan runOutcome {
 func (w *world) run(f fault) runOutcome {
 	p := newProc(w.fs, f)
 	return <-w.start(p)
+}
+
+// shorten drops the store and table roots from paths in s.
+func shorten(s string) string {
+	return strings.NewReplacer(storePath+"/", "store:", tablePath+"/", "table:").Replace(s)
 }
 
 // note records one step of the history for failure messages.

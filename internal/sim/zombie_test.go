@@ -45,8 +45,6 @@ func (s zombieStats) log(t *testing.T) {
 	}
 }
 
-var debugTrace = false
-
 // moment is a point in a process's run: just before its n-th hook call (hook) or n-th storage
 // mutation; n = 0 means after the run ended.
 type moment struct {
@@ -92,6 +90,7 @@ func (e *explorer) zombie(base *world, zf fault, at moment, stats zombieStats) (
 		close(pz.resume)
 		zout = <-zch
 		w.note("run 1 resumed %s: err=%v, died at %q", at, zout.err, zout.diedAt)
+		w.note("run 1 trace: %s", zout.trace)
 	}
 	p2 := newProc(w.fs, fault{})
 	if at.n > 0 {
@@ -103,10 +102,7 @@ func (e *explorer) zombie(base *world, zf fault, at moment, stats zombieStats) (
 	}
 	out2 := <-w.start(p2)
 	e.runs++
-	if testing.Verbose() && debugTrace {
-		w.note("run 2 trace: %v", p2.trace)
-		w.note("run 1 trace: %v", pz.trace)
-	}
+	w.note("run 2 trace: %s", out2.trace)
 	w.note("run 2 (takeover): err=%v (%d hooks, %d storage mutations)", out2.err, out2.hooks, out2.ops)
 	if !resumed {
 		resume()

@@ -80,7 +80,7 @@ func TestZombieDriver(t *testing.T) {
 	}
 
 	// Without --takeover the live (stopped) holder refuses the second driver.
-	fails(t, exitBusy, []string{fmt.Sprintf("lease held by another runner: %s pid %d", host(t), zombie.Process.Pid)}, args...)
+	fails(t, exitBusy, []string{fmt.Sprintf("lease held by another runner: %s pid %d", thisHost(t), zombie.Process.Pid)}, args...)
 	out := ok(t, append(args, "--takeover")...)
 	if !strings.HasPrefix(out, "job z finished: ") {
 		t.Fatalf("takeover printed %q", out)
@@ -132,11 +132,79 @@ func TestZombieDriver(t *testing.T) {
 	}
 }
 
-func host(t *testing.T) string {
+func thisHost(t *testing.T) string {
 	t.Helper()
 	h, err := os.Hostname()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// TestLoadInterruptedBySIGINT: SIGINT (Ctrl-C) to a `lakeload load` child inside window 2 stops it
+// with exit code 130 and a message saying how to resume; the same command then finishes the job and
+// the table equals the model of the input.
+func TestLoadInterruptedBySIGINT(t *testing.T) {
+	wh, in := loadtest.TempDir(t), loadtest.TempDir(t)
+	fx := loadtest.AggSum(33, 3, 200)
+	big := loadtest.AggSum(34, 1, 30000).Files[0].Rows
+	fx.Files = []loadtest.File{{Name: "in-00.parquet", Rows: fx.Files[0].Rows}, {Name: "in-01.parquet", Rows: big},
+		{Name: "in-02.parquet", Rows: fx.Files[1].Rows}}
+	glob := fx.WriteInputs(t, in)
+	tb := fx.Create(t, wh)
+	args := cmdArgs([]string{"load"}, tbl(wh, loadtest.Database+"."+fx.Name, "--from", glob, "--job", "c",
+		"--commit-rows", "200", "--parallelism", "2"))
+	store := jobStorePath(catalog.New(local.New(), wh), fx.Ident(), "c")
+
+	child := exec.Command(os.Args[0], args...)
+	child.Env = append(os.Environ(), mainEnv+"=1")
+	var cerr bytes.Buffer
+	child.Stderr = &cerr
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- child.Wait() }()
+	defer func() { _ = child.Process.Kill() }()
+	assigned := filepath.Join(store, "windows", "2", "assigned")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Microsecond) {
+		if _, err := os.Stat(assigned); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("the load ended before window 2 was assigned: %v\n%s", err, cerr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("window 2 never assigned\n%s", cerr.String())
+		}
+	}
+	if err := child.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the load did not stop within 30 s of SIGINT")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted ||
+		!strings.Contains(cerr.String(), "interrupted; run the same command again to resume job c") {
+		t.Fatalf("interrupted load: %v\n%s", err, cerr.String())
+	}
+	st, err := checkpoint.NewStore(local.New(), store).Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws, _ := st.Window(2); ws.Published != nil {
+		t.Fatalf("window 2 published although interrupted inside it: %+v", ws.Published)
+	}
+	if out := ok(t, args...); !strings.HasPrefix(out, "job c finished: ") {
+		t.Fatalf("rerun printed %q", out)
+	}
+	if d := loadtest.Diff(fx.Expected(t), loadtest.Lines(t, tb)); d != "" {
+		t.Errorf("table differs from the model:%s", d)
+	}
 }
