@@ -98,6 +98,9 @@ type DoneRecord struct {
 	JobID   string    `json:"jobId"`
 	Windows int64     `json:"windows"` // the highest window number
 	Time    time.Time `json:"time"`
+	// Aborted marks a job ended by `lakeload job abort` before all input was published: its
+	// committed windows stay in the table, the rest is never loaded by this job.
+	Aborted bool `json:"aborted,omitempty"`
 }
 
 // Compatible returns an error naming the first result-changing field in which run differs from j:

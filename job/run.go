@@ -19,6 +19,9 @@ import (
 	"github.com/lakeload/lakeload/source"
 )
 
+// ErrAborted is returned (wrapped) by Run for a job ended with Abort.
+var ErrAborted = errors.New("job aborted")
+
 // Version is recorded in job.json.
 var Version = "dev"
 
@@ -72,7 +75,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := d.open(ctx); err != nil {
 		return d.res, err
 	}
-	if _, done := d.st.Done(); done {
+	if dr, done := d.st.Done(); done {
+		if dr.Aborted {
+			return d.res, fmt.Errorf("%w: job %s was aborted at %s; forget it ('lakeload job forget') to load the input anew",
+				ErrAborted, d.cfg.Name, dr.Time.Format(time.RFC3339))
+		}
 		d.res.AlreadyDone = true
 		d.res.Windows = int64(len(d.st.Windows()))
 		return d.res, nil
@@ -429,4 +436,36 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 		return nil, &InputError{Err: err}
 	}
 	return splits, nil
+}
+
+// Abort ends a job that will not be finished: it takes the lease (failing if a live runner holds it,
+// unless takeover), releases the job's snapshot pin and records the job as aborted. Windows already
+// committed stay in the table; a later Run of the job refuses to continue.
+func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name string, takeover bool) error {
+	d := &driver{cfg: Config{Name: name, Table: t, Store: store, Takeover: takeover}, t: t, store: store}
+	if err := d.cfg.defaults(); err != nil {
+		return err
+	}
+	lease, err := d.acquireLease(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = lease.Release(context.WithoutCancel(ctx)) }()
+	st, err := store.Load(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := st.Job(); !ok {
+		return fmt.Errorf("no job %s in %s", name, store.Root())
+	}
+	if dr, done := st.Done(); done {
+		if dr.Aborted {
+			return nil
+		}
+		return fmt.Errorf("job %s already finished; nothing to abort", name)
+	}
+	if err := unpin(ctx, t, name); err != nil {
+		return err
+	}
+	return store.WriteDone(ctx, checkpoint.DoneRecord{JobID: name, Windows: int64(len(st.Windows())), Time: d.cfg.Now().UTC(), Aborted: true})
 }

@@ -151,3 +151,48 @@ func hasLine(text string, parts ...string) bool {
 	}
 	return false
 }
+
+// TestJobAbort: a load killed after its first window is aborted: its pin is released, the committed
+// window stays in the table, status and jobs list say "aborted", and running the load again refuses
+// with exit code 7 instead of continuing (and changes nothing).
+func TestJobAbort(t *testing.T) {
+	wh, in := loadtest.TempDir(t), loadtest.TempDir(t)
+	fx := loadtest.Dedup(22, 6, 60)
+	glob := fx.WriteInputs(t, in)
+	tb := fx.Create(t, wh)
+	name := loadtest.Database + "." + fx.Name
+	if _, errs, code := runChild(t, []string{"LAKELOAD_CRASH_AT=before-commit:2"}, loadArgs(wh, fx, glob, "j")...); code != -1 {
+		t.Fatalf("crashing load: exit %d, stderr %s", code, errs)
+	}
+	pin := filepath.Join(tb.Path, "consumer", "consumer-lakeload-j")
+	if _, err := os.Stat(pin); err != nil {
+		t.Fatalf("the interrupted job has no snapshot pin: %v", err)
+	}
+	snaps, _ := tb.Snapshots().IDs(context.Background())
+	if len(snaps) != 1 {
+		t.Fatalf("want the first window's snapshot only, got %v", snaps)
+	}
+	out := ok(t, cmdArgs([]string{"job", "abort"}, tbl(wh, name, "--job", "j"))...)
+	if !strings.Contains(out, "aborted job j") {
+		t.Errorf("abort printed %q", out)
+	}
+	if _, err := os.Stat(pin); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("pin still there after abort (%v)", err)
+	}
+	var st jobStatus
+	if err := json.Unmarshal([]byte(ok(t, cmdArgs([]string{"status"}, tbl(wh, name, "--job", "j", "--output", "json"))...)), &st); err != nil {
+		t.Fatal(err)
+	}
+	if !st.Aborted || st.Done || len(st.Windows) < 2 || st.Windows[0].State != "published" {
+		t.Errorf("status after abort: %+v", st)
+	}
+	if list := ok(t, cmdArgs([]string{"jobs", "list"}, tbl(wh, name))...); !hasLine(list, "j", "aborted") {
+		t.Errorf("jobs list:\n%s", list)
+	}
+	fails(t, exitAttention, []string{"job j was aborted", "job forget"}, loadArgs(wh, fx, glob, "j")...)
+	if after, _ := tb.Snapshots().IDs(context.Background()); len(after) != 1 {
+		t.Errorf("a load of the aborted job changed the table: %v", after)
+	}
+	// Aborting twice is harmless.
+	ok(t, cmdArgs([]string{"job", "abort"}, tbl(wh, name, "--job", "j"))...)
+}

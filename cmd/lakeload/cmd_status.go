@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/spf13/cobra"
 )
@@ -26,6 +27,7 @@ type jobStatus struct {
 	Table         string         `json:"table"`
 	CommitUser    string         `json:"commitUser"`
 	Done          bool           `json:"done"`
+	Aborted       bool           `json:"aborted,omitempty"`
 	SplitsTotal   int            `json:"splitsTotal"`
 	SplitsDone    int            `json:"splitsDone"`
 	RowsPublished int64          `json:"rowsPublished"`
@@ -73,7 +75,8 @@ func newStatusCommand() *cobra.Command {
 				return fmt.Errorf("%w: no job %s for table %s (store %s)", catalog.ErrTableNotExist, jf.name, id, store.Root())
 			}
 			rep := jobStatus{Job: jr.JobID, Table: id.String(), CommitUser: jr.CommitUser}
-			_, rep.Done = st.Done()
+			dr, done := st.Done()
+			rep.Done, rep.Aborted = done && !dr.Aborted, dr.Aborted
 			if plan, ok := st.Plan(); ok {
 				rep.SplitsTotal = len(plan.Splits)
 			}
@@ -104,6 +107,9 @@ func newStatusCommand() *cobra.Command {
 			state := "running or interrupted (run the load command again to resume)"
 			if rep.Done {
 				state = "finished"
+			}
+			if rep.Aborted {
+				state = "aborted"
 			}
 			fmt.Fprintf(out, "Job:        %s (%s)\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, %d windows\n",
 				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, len(rep.Windows))
@@ -152,8 +158,11 @@ func newJobsCommand() *cobra.Command {
 				state := "running or interrupted"
 				if err != nil {
 					state = "unreadable: " + err.Error()
-				} else if _, done := st.Done(); done {
+				} else if dr, done := st.Done(); done {
 					state = "finished"
+					if dr.Aborted {
+						state = "aborted"
+					}
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%d\n", fi.Name, state, len(st.Windows()))
 			}
@@ -166,8 +175,46 @@ func newJobsCommand() *cobra.Command {
 }
 
 func newJobCommand() *cobra.Command {
-	c := &cobra.Command{Use: "job", Short: "End a load job: forget it",
-		Example: `  lakeload job forget --warehouse /data/wh --table shop.orders --job backfill-2024`, Args: cobra.NoArgs}
+	c := &cobra.Command{Use: "job", Short: "End a load job: abort or forget it",
+		Example: `  lakeload job abort --warehouse /data/wh --table shop.orders --job backfill-2024
+  lakeload job forget --warehouse /data/wh --table shop.orders --job backfill-2024`, Args: cobra.NoArgs}
+	var (
+		af       jobFlags
+		takeover bool
+	)
+	abort := &cobra.Command{
+		Use:   "abort",
+		Short: "End an unfinished job: release its snapshot pin and mark it aborted (its store stays for inspection)",
+		Long: `Abort ends a job that will not be finished. Windows already committed stay in the table; the job's
+Paimon consumer (the pin that keeps snapshot expiry from removing its markers) is released, and the job is
+recorded as aborted, so running the load command again refuses instead of continuing. 'lakeload status'
+still shows what was loaded; 'lakeload job forget' removes the store.`,
+		Example: `  lakeload job abort --warehouse /data/wh --table shop.orders --job backfill-2024`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cat, id, err := af.open()
+			if err != nil {
+				return err
+			}
+			store, err := af.store(cat, id)
+			if err != nil {
+				return err
+			}
+			t, err := cat.LoadTable(ctx, id)
+			if err != nil {
+				return err
+			}
+			if err := job.Abort(ctx, t, store, af.name, takeover); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "aborted job %s of %s; committed windows stay in the table\n", af.name, id)
+			return nil
+		},
+	}
+	af.register(abort)
+	abort.Flags().BoolVar(&takeover, "takeover", false, "abort even if a runner holds the job's lease (stop it first)")
+	c.AddCommand(abort)
 	var jf jobFlags
 	forget := &cobra.Command{
 		Use:   "forget",

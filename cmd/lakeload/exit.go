@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/write"
@@ -19,7 +20,7 @@ const (
 	exitTable       = 4   // table missing, already present, or not supported
 	exitConflict    = 5   // commit conflict with another writer; running again re-plans
 	exitBusy        = 6   // the job is run by another live runner (its lease); stop it or use --takeover
-	exitAttention   = 7   // recovery stopped: the table or checkpoint store needs a person (the message says what to do)
+	exitAttention   = 7   // recovery stopped (the table or checkpoint store needs a person; the message says what to do) or the job was aborted
 	exitInterrupted = 130 // stopped by Ctrl-C / SIGTERM
 )
 
@@ -55,7 +56,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitConflict
 	case errors.Is(err, checkpoint.ErrLeaseHeld):
 		return exitBusy
-	case errors.Is(err, checkpoint.ErrStop), errors.Is(err, checkpoint.ErrCorrupt):
+	case errors.Is(err, checkpoint.ErrStop), errors.Is(err, checkpoint.ErrCorrupt), errors.Is(err, job.ErrAborted):
 		return exitAttention
 	}
 	return exitFailure
