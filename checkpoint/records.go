@@ -59,7 +59,7 @@ type TaskResult struct {
 	TaskID   string                `json:"taskId"`
 	Messages []table.CommitMessage `json:"messages"`
 	Splits   []int                 `json:"splits"`        // plan indexes covered, strictly ascending
-	IDs      []string              `json:"ids,omitempty"` // row-id mode: the ids written
+	IDs      IDList                `json:"ids,omitempty"` // row-id mode: the ids written (compact, see IDList)
 	Rows     int64                 `json:"rows"`
 	Digest   string                `json:"digest"` // hex SHA-256 of the fields above (ResultDigest)
 }
@@ -78,7 +78,7 @@ type Published struct {
 	Window  int64     `json:"window"`
 	Attempt int       `json:"attempt"`
 	Splits  []int     `json:"splits"`
-	IDs     []string  `json:"ids,omitempty"`
+	IDs     IDList    `json:"ids,omitempty"` // row-id mode: the ids of the committed attempt
 	Rows    int64     `json:"rows"`
 	Digest  string    `json:"digest"` // CoverageDigest of the attempt
 	Time    time.Time `json:"time"`

@@ -147,7 +147,11 @@ func BuildState(rs Records) (State, error) {
 	for i := range st.windows {
 		slices.SortFunc(st.windows[i].Attempts, func(a, b AttemptState) int { return a.Attempt - b.Attempt })
 	}
-	if err := addResults(&st, rs.Results, len(rs.Plan.Splits), win); err != nil {
+	nsplits := 0 // no plan yet: a crash between job.json and plan.json
+	if rs.Plan != nil {
+		nsplits = len(rs.Plan.Splits)
+	}
+	if err := addResults(&st, rs.Results, nsplits, win); err != nil {
 		return State{}, err
 	}
 	if err := addOutcomes(rs, win); err != nil {

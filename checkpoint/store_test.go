@@ -6,8 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/fileio/mem"
 )
 
 // fullStore writes one record of every kind: window 1 committed and published, window 2 with a
@@ -280,5 +282,25 @@ func TestBuildStateRefusesImpossibleStructure(t *testing.T) {
 	must(t, err)
 	if got := st.Remaining(); len(got) != 0 || st.NextWindow() != 4 {
 		t.Fatalf("remaining after reassignment = %v, next %d", got, st.NextWindow())
+	}
+}
+
+// TestLoadJobWithoutPlan: a crash between job.json and plan.json leaves a store that loads (no plan,
+// no windows) so the next run can write the plan; it used to panic.
+func TestLoadJobWithoutPlan(t *testing.T) {
+	ctx := context.Background()
+	s := NewStore(mem.New(), "/store")
+	if err := s.WriteJob(ctx, JobRecord{JobID: "j", CommitUser: "u", TablePath: "/t", InputFingerprint: "f", Created: time.Unix(1, 0).UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := st.Plan(); ok || len(st.Windows()) != 0 {
+		t.Fatalf("state %+v", st)
+	}
+	if _, ok := st.Job(); !ok {
+		t.Fatal("job record lost")
 	}
 }

@@ -50,6 +50,12 @@ type driver struct {
 	tableMax, tableMaxAt int64
 	started              time.Time
 	rows                 int64
+	// Row-id mode: the id column's position, and the ids published so far (id → window) with the
+	// windows they were gathered from.
+	idCol   int
+	pubIDs  map[string]int64
+	pubFrom map[int64]bool
+	filter  *idFilter // the running window's filter (nil when row-id mode is off)
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.
@@ -57,7 +63,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
 	}
-	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1}
+	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1, idCol: -1}
+	if cfg.IDColumn != "" {
+		var err error
+		if d.idCol, err = idColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
+			return Result{}, err
+		}
+	}
 	if cfg.DryRun {
 		rep, err := d.dryRun(ctx)
 		d.res.DryRun = rep
@@ -195,6 +207,9 @@ func (d *driver) resultOptions() map[string]string {
 	m := d.cfg.Mapping
 	o := map[string]string{"format": d.cfg.Format, "op-column": m.OpColumn,
 		"ignore-extra-columns": strconv.FormatBool(m.IgnoreExtra), "from": d.cfg.From}
+	if d.cfg.IDColumn != "" {
+		o["id-column"] = d.cfg.IDColumn // absent when off, so jobs created before row-id mode still resume
+	}
 	if m.TimeZone != nil {
 		o["time-zone"] = m.TimeZone.String()
 	}
@@ -237,7 +252,7 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 			if err = d.verifyMarker(ctx, ws, a.SnapshotID, a.Attempt); err != nil {
 				break
 			}
-			if err = d.store.WriteCommitted(ctx, checkpoint.Committed{Window: a.Window, SnapshotID: a.SnapshotID, Attempt: a.Attempt, Time: d.cfg.Now().UTC()}); err == nil {
+			if err = raced(d.store.WriteCommitted(ctx, checkpoint.Committed{Window: a.Window, SnapshotID: a.SnapshotID, Attempt: a.Attempt, Time: d.cfg.Now().UTC()}), a.Window, "committed"); err == nil {
 				err = d.afterCommitted(ctx, a.Window, a.Attempt)
 			}
 		case checkpoint.Commit:
@@ -340,6 +355,12 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 	if latest != nil {
 		seen = latest.ID
 		if err := d.refreshTableMax(ctx, latest); err != nil {
+			return checkpoint.Assigned{}, err
+		}
+	}
+	if d.idCol >= 0 {
+		// One extra read of the id column per window: duplicates are found before anything is written.
+		if err := d.checkWindowIDs(ctx, w, splits); err != nil {
 			return checkpoint.Assigned{}, err
 		}
 	}

@@ -21,6 +21,10 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 		return err
 	}
 	tasks := d.tasks(w, attempt)
+	if d.idCol >= 0 {
+		// Rows whose id an earlier window published are skipped (read-only while tasks run).
+		d.filter = &idFilter{col: d.idCol, published: d.publishedIDs(w.Window)}
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
@@ -96,7 +100,7 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 
 // runAndStore runs one task and stores its result; only a stored result counts.
 func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
-	out, err := runTask(ctx, d.cfg.InputFS, d.t, in, d.cfg.Mapping, d.cfg.Transform)
+	out, err := runTask(ctx, d.cfg.InputFS, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter)
 	if err != nil {
 		return 0, err
 	}
@@ -104,7 +108,7 @@ func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
 		return 0, err
 	}
 	_, err = d.store.WriteResult(ctx, checkpoint.TaskResult{Window: in.Window, Attempt: in.Attempt,
-		TaskID: fmt.Sprintf("t%04d", in.Task), Messages: out.Messages, Splits: out.Covered, Rows: out.Rows})
+		TaskID: fmt.Sprintf("t%04d", in.Task), Messages: out.Messages, Splits: out.Covered, IDs: out.IDs, Rows: out.Rows})
 	if err != nil {
 		return 0, fmt.Errorf("store result of window %d task %d: %w", in.Window, in.Task, err)
 	}
@@ -135,7 +139,7 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 	if !hasFiles(msgs) {
 		// An empty window publishes without a snapshot.
 		if err := d.store.WriteCommitted(ctx, checkpoint.Committed{Window: w, SnapshotID: 0, Attempt: a, Time: d.cfg.Now().UTC()}); err != nil {
-			return err
+			return raced(err, w, "committed")
 		}
 		return d.afterCommitted(ctx, w, a)
 	}
@@ -246,10 +250,11 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 	for _, r := range at.Results {
 		rows += r.Rows
 	}
+	// The ids published are those of attempt a only, the attempt the table's marker names (I5).
 	err := d.store.WritePublished(ctx, checkpoint.Published{Window: ws.Window, Attempt: a, Splits: sortedUnion(at.Results),
-		Rows: rows, Digest: checkpoint.CoverageDigest(at.Results), Time: d.cfg.Now().UTC()})
+		IDs: publishedOf(at.Results), Rows: rows, Digest: checkpoint.CoverageDigest(at.Results), Time: d.cfg.Now().UTC()})
 	if err != nil {
-		return err
+		return raced(err, ws.Window, "published")
 	}
 	if c := ws.Committed; c != nil && c.SnapshotID > 0 {
 		// Advance the pin: expiry may now pass this window's marker.
@@ -322,4 +327,13 @@ func (d *driver) checkSchema(ctx context.Context) error {
 			"under the new schema", ErrSchemaChanged, d.t.Path, d.t.Schema.ID, latest.ID)
 	}
 	return nil
+}
+
+// raced explains a write-once record that another runner wrote first: the job is safe, this runner
+// stops and a rerun continues from what the other runner recorded.
+func raced(err error, w int64, record string) error {
+	if errors.Is(err, fileio.ErrExist) {
+		return fmt.Errorf("window %d was recorded as %s by another runner of this job meanwhile; this runner stops, run the load again to continue: %w", w, record, err)
+	}
+	return err
 }
