@@ -19,7 +19,8 @@ import (
 //
 // where the ids are sorted bytewise and each is written as uvarint(length of the prefix shared with
 // the previous id), uvarint(length of the rest), the rest. Sorting first makes the encoding a pure
-// function of the multiset of ids, so a recomputed attempt gets the same record digest. A plain JSON
+// function of the multiset of ids. Record digests (ResultDigest) hash the front-coded ids, not the
+// compressed bytes, so they do not depend on the compressor's version or on the legacy layout. A plain JSON
 // array of strings (the layout before compaction) is still read. Decoding sorts the list.
 type IDList []string
 
@@ -50,6 +51,17 @@ func (l IDList) MarshalJSON() ([]byte, error) {
 	if len(l) == 0 {
 		return []byte(`""`), nil
 	}
+	raw := l.frontCoded()
+	enc, _, err := zstdCodec()
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: id list codec: %w", err)
+	}
+	packed := enc.EncodeAll(raw, nil)
+	return json.Marshal(idListPrefix + base64.StdEncoding.EncodeToString(packed))
+}
+
+// frontCoded returns the sorted ids front-coded (the uncompressed payload of the JSON form).
+func (l IDList) frontCoded() []byte {
 	s := slices.Clone([]string(l))
 	slices.Sort(s)
 	var raw []byte
@@ -64,12 +76,7 @@ func (l IDList) MarshalJSON() ([]byte, error) {
 		raw = append(raw, id[n:]...)
 		prev = id
 	}
-	enc, _, err := zstdCodec()
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint: id list codec: %w", err)
-	}
-	packed := enc.EncodeAll(raw, nil)
-	return json.Marshal(idListPrefix + base64.StdEncoding.EncodeToString(packed))
+	return raw
 }
 
 // UnmarshalJSON reads the compact form or a plain JSON array of strings. Malformed input is an

@@ -114,3 +114,69 @@ func TestTaskResultWithIDsSurvivesTheStore(t *testing.T) {
 }
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+func TestResultDigestCoversIDsNotTheirEncoding(t *testing.T) {
+	base := TaskResult{Window: 1, Attempt: 1, TaskID: "t0000", Splits: []int{0}, Rows: 2}
+	digest := func(ids ...string) string {
+		r := base
+		r.IDs = ids
+		d, err := ResultDigest(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if digest("a", "b") != digest("b", "a") {
+		t.Error("the digest depends on the order of the ids")
+	}
+	if digest("a", "b") == digest("a", "c") || digest("a", "b") == digest() || digest("ab") == digest("a", "b") {
+		t.Error("the digest does not cover the ids")
+	}
+}
+
+// TestLegacyIDArrayRecordLoads: a result written with ids as a plain JSON array (the layout before
+// IDList) still loads, with its digest intact.
+func TestLegacyIDArrayRecordLoads(t *testing.T) {
+	backends(t, func(t *testing.T, fs fileio.FileIO, s *Store) {
+		for _, err := range []error{s.WriteJob(bg, testJob()), s.WritePlan(bg, testPlan(1)),
+			s.WriteAssigned(bg, Assigned{Window: 1, Splits: []int{0}, Attempt: 1, Created: t0})} {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := TaskResult{Window: 1, Attempt: 1, TaskID: "t0000", Splits: []int{0}, IDs: IDList{"x", "y"}, Rows: 2}
+		d, err := ResultDigest(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type legacy struct {
+			Window   int64    `json:"window"`
+			Attempt  int      `json:"attempt"`
+			TaskID   string   `json:"taskId"`
+			Messages []int    `json:"messages"`
+			Splits   []int    `json:"splits"`
+			IDs      []string `json:"ids"`
+			Rows     int64    `json:"rows"`
+			Digest   string   `json:"digest"`
+		}
+		b, err := encodeRecord(kindResult, legacy{1, 1, "t0000", nil, []int{0}, []string{"y", "x"}, 2, d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fs.WriteIfAbsent(bg, s.ResultPath(1, 1, "t0000"), b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"ids":["y","x"]`) {
+			t.Fatalf("legacy record %s", b)
+		}
+		st, err := s.Load(bg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, _ := st.Window(1)
+		at, _ := ws.Attempt(1)
+		if len(at.Results) != 1 || !slices.Equal(at.Results[0].IDs, IDList{"x", "y"}) {
+			t.Fatalf("results %+v", at.Results)
+		}
+	})
+}

@@ -136,14 +136,22 @@ func (j JobRecord) Compatible(run JobRecord) error {
 }
 
 // ResultDigest returns the hex SHA-256 of r's content (every field but Digest).
+// The ids (row-id mode) enter as their sorted front-coded bytes, independent of their compression; a
+// result without ids hashes as its JSON alone.
 func ResultDigest(r TaskResult) (string, error) {
-	r.Digest = ""
+	ids := r.IDs
+	r.Digest, r.IDs = "", nil
 	b, err := json.Marshal(r)
 	if err != nil {
 		return "", fmt.Errorf("checkpoint: digest of task %s: %w", r.TaskID, err)
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	h := sha256.New()
+	h.Write(b)
+	if len(ids) > 0 {
+		h.Write([]byte("\nids:"))
+		h.Write(ids.frontCoded())
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // CoverageDigest returns a hex SHA-256 over the digests of an attempt's results in task order; it

@@ -23,6 +23,10 @@ type Config struct {
 	Splits  []source.Split // pre-planned input (library users); nil plans From
 	Store   *checkpoint.Store
 	Mapping source.MappingOptions
+	// IDColumn turns on row-id mode: the table column (integer or string type) holding a unique id
+	// per input row. Ids are stored with each attempt's results and published with the committed
+	// attempt; duplicates are refused when a window is assigned. "" = off.
+	IDColumn string
 
 	CommitRows  int64         // rows per window (default 1,000,000)
 	CommitEvery time.Duration // target duration of a window, sized from measured throughput (0: off)

@@ -13,6 +13,9 @@
 //     snapshot id seen at assignment before every commit attempt;
 //   - the coverage published is the committed attempt's (named in the snapshot properties);
 //   - no file whose commit outcome is unknown is ever deleted.
+//   - row-id mode: the ids published are the committed attempt's; a window holding an id twice, or
+//     an id an earlier window published, is refused before it is assigned, and no task writes a row
+//     whose id is published (rowid.go).
 //
 // Only this package starts goroutines.
 package job

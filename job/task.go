@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lakeload/lakeload/fileio"
@@ -41,18 +42,22 @@ type TaskOutput struct {
 	Messages []table.CommitMessage
 	Covered  []int // plan indexes of the splits written
 	Rows     int64
+	IDs      []string // row-id mode: the ids of the rows written, sorted
+	Skipped  int64    // row-id mode: rows skipped because an earlier window published their id
 }
 
 // runTask reads the task's splits in order and writes their rows with sequence numbers
 // FirstSeq + row index. It aborts (deletes) its files on error: they belong to no commit.
-func runTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform) (TaskOutput, error) {
+// In row-id mode (ids != nil) it records the id of every row written and skips rows whose id an
+// earlier window published.
+func runTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform, ids *idFilter) (TaskOutput, error) {
 	w, err := write.New(ctx, t, write.Options{})
 	if err != nil {
 		return TaskOutput{}, err
 	}
 	out := TaskOutput{}
 	for _, sp := range in.Splits {
-		n, err := writeSplit(ctx, fs, t, w, sp, opts, tf)
+		n, err := writeSplit(ctx, fs, t, w, sp, opts, tf, ids, &out)
 		out.Rows += n
 		if err != nil {
 			_ = w.Abort(ctx)
@@ -60,6 +65,7 @@ func runTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput
 		}
 		out.Covered = append(out.Covered, sp.Index)
 	}
+	slices.Sort(out.IDs)
 	if out.Messages, err = w.Prepare(ctx); err != nil {
 		_ = w.Abort(ctx)
 		return TaskOutput{}, err
@@ -67,13 +73,40 @@ func runTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput
 	return out, nil
 }
 
-func writeSplit(ctx context.Context, fs fileio.FileIO, t *table.Table, w *write.Writer, sp SplitInWindow, opts source.MappingOptions, tf Transform) (int64, error) {
+func writeSplit(ctx context.Context, fs fileio.FileIO, t *table.Table, w *write.Writer, sp SplitInWindow, opts source.MappingOptions, tf Transform,
+	ids *idFilter, out *TaskOutput) (int64, error) {
 	r, err := file.Open(ctx, fs, sp.Split, t.Schema, opts)
 	if err != nil {
 		return 0, &InputError{Err: err}
 	}
 	defer r.Close()
 	var rows int64
+	// write writes rows [i, j) of a batch; the sequence number of a row depends only on its
+	// position in the split, so every attempt writes the same numbers (protocol invariant I4) and
+	// skipped rows leave gaps.
+	write := func(b *source.Batch, i, j int64) error {
+		rec, kinds := b.Record, b.Kinds
+		if i > 0 || j < rec.NumRows() {
+			rec = rec.NewSlice(i, j)
+			defer rec.Release()
+			if kinds != nil {
+				kinds = kinds[i:j]
+			}
+		}
+		if tf != nil {
+			r2, k2, err := tf(ctx, rec, kinds)
+			if err != nil {
+				return fmt.Errorf("transform of %s: %w", sp.Split, err)
+			}
+			defer r2.Release()
+			rec, kinds = r2, k2
+		}
+		if err := w.WriteSeq(ctx, rec, kinds, sp.FirstSeq+b.FirstRow+i-sp.Split.RowStart); err != nil {
+			return fmt.Errorf("%s: %w", sp.Split, err)
+		}
+		rows += rec.NumRows()
+		return nil
+	}
 	for {
 		b, err := r.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -82,25 +115,43 @@ func writeSplit(ctx context.Context, fs fileio.FileIO, t *table.Table, w *write.
 		if err != nil {
 			return rows, &InputError{Err: err}
 		}
-		rec, kinds := b.Record, b.Kinds
-		if tf != nil {
-			r2, k2, err := tf(ctx, rec, kinds)
-			rec.Release()
-			if err != nil {
-				return rows, fmt.Errorf("transform of %s: %w", sp.Split, err)
-			}
-			rec, kinds = r2, k2
-		}
-		// The sequence number of a row depends only on its position in the split, so every attempt
-		// writes the same numbers (protocol invariant I4).
-		err = w.WriteSeq(ctx, rec, kinds, sp.FirstSeq+b.FirstRow-sp.Split.RowStart)
-		n := rec.NumRows()
-		rec.Release()
+		err = writeBatch(b, ids, sp.Split.Path, out, write)
+		b.Record.Release()
 		if err != nil {
-			return rows, fmt.Errorf("%s: %w", sp.Split, err)
+			return rows, err
 		}
-		rows += n
 	}
+}
+
+// writeBatch writes a batch whole, or (row-id mode) its runs of rows not skipped.
+func writeBatch(b *source.Batch, ids *idFilter, path string, out *TaskOutput, write func(*source.Batch, int64, int64) error) error {
+	n := b.Record.NumRows()
+	if ids == nil {
+		return write(b, 0, n)
+	}
+	keep, err := ids.keep(b.Record, func(k int) string { return rowAt(path, b.FirstRow+int64(k)) }, &out.IDs)
+	if err != nil {
+		return err
+	}
+	if keep == nil {
+		return write(b, 0, n)
+	}
+	for i := int64(0); i < n; {
+		if !keep[i] {
+			out.Skipped++
+			i++
+			continue
+		}
+		j := i
+		for j < n && keep[j] {
+			j++
+		}
+		if err := write(b, i, j); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
 }
 
 // InputError marks an error caused by the input data (a file, row or value at fault).

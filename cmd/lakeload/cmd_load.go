@@ -62,6 +62,7 @@ func newLoadCommand() *cobra.Command {
 		from        string
 		format      string
 		opColumn    string
+		idColumn    string
 		ignoreExtra bool
 		timeZone    string
 		commitEvery time.Duration
@@ -126,6 +127,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			cfg := job.Config{
 				Name: jf.name, Table: t, InputFS: cat.FS, From: from, Format: format, Store: store,
 				Mapping:    source.MappingOptions{OpColumn: opColumn, IgnoreExtra: ignoreExtra, TimeZone: loc},
+				IDColumn:   idColumn,
 				CommitRows: commitRows, CommitEvery: commitEvery, Parallelism: parallelism,
 				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
 				Hook: faultHook(stderr), Progress: progressReporter(stderr, logger),
@@ -164,6 +166,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 	c.Flags().StringVar(&from, "from", "", "input file or glob, e.g. 'in/*.parquet' (required)")
 	c.Flags().StringVar(&format, "format", "", "input format: parquet, csv or jsonl (default: from the file extension)")
 	c.Flags().StringVar(&opColumn, "op-column", "", "input column holding row kinds (+I, -U, +U, -D)")
+	c.Flags().StringVar(&idColumn, "id-column", "", "row-id mode: table column (integer or string) with a unique id per row; ids are checkpointed, duplicates refused")
 	c.Flags().BoolVar(&ignoreExtra, "ignore-extra-columns", false, "ignore input columns the table does not have")
 	c.Flags().StringVar(&timeZone, "time-zone", "", "time zone for TIMESTAMP WITH LOCAL TIME ZONE text without an offset (default UTC)")
 	c.Flags().DurationVar(&commitEvery, "commit-every", 0, "target duration of a window, e.g. 5m (sized from measured throughput)")
