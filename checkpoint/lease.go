@@ -41,6 +41,9 @@ type LeaseRecord struct {
 	Acquired  time.Time  `json:"acquired"`
 	Heartbeat time.Time  `json:"heartbeat"`
 	Released  bool       `json:"released,omitempty"`
+	// LastError is the error that ended the run that released this version ("" after a clean run).
+	// A runner killed outright leaves no error: its version stays unreleased with a stale heartbeat.
+	LastError string `json:"lastError,omitempty"`
 }
 
 // LeaseOptions say who acquires the lease and when a current holder may be displaced.
@@ -219,11 +222,15 @@ func (l *Lease) Renew(ctx context.Context) error {
 }
 
 // Release writes the next version marked released, so the next runner takes the lease at once.
-func (l *Lease) Release(ctx context.Context) error {
+func (l *Lease) Release(ctx context.Context) error { return l.ReleaseWithError(ctx, "") }
+
+// ReleaseWithError releases the lease and records why the run ended (shown by `lakeload status`).
+func (l *Lease) ReleaseWithError(ctx context.Context, lastError string) error {
 	next := l.rec
 	next.Version++
 	next.Heartbeat = l.opts.Now()
 	next.Released = true
+	next.LastError = lastError
 	if err := l.s.casLease(ctx, next); err != nil {
 		return err
 	}

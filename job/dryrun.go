@@ -40,7 +40,7 @@ func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
 	rep := &DryRunReport{Splits: len(d.plan)}
 	seen := map[string]bool{}
 	for _, s := range d.plan {
-		rep.EstimatedRows += estimatedRows(s)
+		rep.EstimatedRows += EstimatedRows(s)
 		if seen[s.Path] {
 			continue
 		}

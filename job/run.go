@@ -80,30 +80,41 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	stopRenew := d.renewLease(ctx, lease)
+	var runErr error
 	defer func() {
 		stopRenew()
-		_ = lease.Release(context.WithoutCancel(ctx))
+		msg := ""
+		if runErr != nil {
+			msg = runErr.Error()
+		}
+		_ = lease.ReleaseWithError(context.WithoutCancel(ctx), msg)
 	}()
+	runErr = d.run(ctx)
+	return d.res, runErr
+}
+
+// run opens the job, recovers and loads the remaining input (the lease is held).
+func (d *driver) run(ctx context.Context) error {
 	if err := d.open(ctx); err != nil {
-		return d.res, err
+		return err
 	}
 	if dr, done := d.st.Done(); done {
 		if dr.Aborted {
-			return d.res, fmt.Errorf("%w: job %s was aborted at %s; forget it ('lakeload job forget') to load the input anew",
+			return fmt.Errorf("%w: job %s was aborted at %s; forget it ('lakeload job forget') to load the input anew",
 				ErrAborted, d.cfg.Name, dr.Time.Format(time.RFC3339))
 		}
 		d.res.AlreadyDone = true
 		d.res.Windows = int64(len(d.st.Windows()))
-		return d.res, nil
+		return nil
 	}
 	remaining, next, err := d.recover(ctx)
 	if err != nil {
-		return d.res, err
+		return err
 	}
 	if err := d.load(ctx, remaining, next); err != nil {
-		return d.res, err
+		return err
 	}
-	return d.res, d.finish(ctx)
+	return d.finish(ctx)
 }
 
 func (d *driver) acquireLease(ctx context.Context) (*checkpoint.Lease, error) {
@@ -321,7 +332,7 @@ func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 		var rows int64
 		for len(remaining) > 0 && (len(take) == 0 || rows < rowsPerWindow) {
 			take = append(take, remaining[0])
-			rows += estimatedRows(d.plan[remaining[0]])
+			rows += EstimatedRows(d.plan[remaining[0]])
 			remaining = remaining[1:]
 		}
 		if err := checkFingerprints(ctx, d.cfg.InputFS, d.plan, take); err != nil {

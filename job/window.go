@@ -74,7 +74,7 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 	var total int64
 	for _, i := range w.Splits {
-		total += estimatedRows(d.plan[i])
+		total += EstimatedRows(d.plan[i])
 	}
 	per := max(total/int64(d.cfg.Parallelism), 1)
 	var out []TaskInput
@@ -85,7 +85,7 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 		s := d.plan[i]
 		cur.Splits = append(cur.Splits, SplitInWindow{Index: i, Split: s, FirstSeq: seq})
 		seq += span(s)
-		curRows += estimatedRows(s)
+		curRows += EstimatedRows(s)
 		if curRows >= per && len(out) < d.cfg.Parallelism-1 {
 			out = append(out, cur)
 			cur = TaskInput{Window: w.Window, Attempt: attempt, Task: len(out)}
@@ -297,7 +297,7 @@ func (d *driver) report(w int64) {
 	el := d.cfg.Now().Sub(d.started).Seconds()
 	var estimated int64
 	for _, s := range d.plan {
-		estimated += estimatedRows(s)
+		estimated += EstimatedRows(s)
 	}
 	p := Progress{Window: w, WindowsDone: windowsDone, RowsPublished: published, SplitsDone: splitsDone,
 		SplitsTotal: len(d.plan), RowsEstimated: max(estimated, published), LastSnapshotID: d.res.LastSnapshotID}

@@ -196,3 +196,32 @@ func TestJobAbort(t *testing.T) {
 	// Aborting twice is harmless.
 	ok(t, cmdArgs([]string{"job", "abort"}, tbl(wh, name, "--job", "j"))...)
 }
+
+// TestStatusShowsLastErrorAndRowsLeft: a load that stops on a bad input value records the error with
+// the lease, and status shows it (json and text) together with the rows still to load.
+func TestStatusShowsLastErrorAndRowsLeft(t *testing.T) {
+	wh, in := loadtest.TempDir(t), loadtest.TempDir(t)
+	fx := loadtest.Append(23, 4, 50)
+	glob := fx.WriteInputs(t, in)
+	fx.Create(t, wh)
+	name := loadtest.Database + "." + fx.Name
+	bad := filepath.Join(in, "in-zz-bad.csv")
+	if err := os.WriteFile(bad, []byte("id,name\nnot-a-number,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runChild(t, nil, loadArgs(wh, fx, glob, "j")...)
+	if code != exitInput {
+		t.Fatalf("load with a bad file: exit %d, stderr %s", code, errs)
+	}
+	var st jobStatus
+	if err := json.Unmarshal([]byte(ok(t, cmdArgs([]string{"status"}, tbl(wh, name, "--job", "j", "--output", "json"))...)), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Lease == nil || !strings.Contains(st.Lease.LastError, "zz-bad.csv") || st.RowsLeft <= 0 || st.Done {
+		t.Fatalf("status after a failed run: %+v lease %+v", st, st.Lease)
+	}
+	text := ok(t, cmdArgs([]string{"status"}, tbl(wh, name, "--job", "j"))...)
+	if !strings.Contains(text, "Last error: ") || !strings.Contains(text, "zz-bad.csv") || !strings.Contains(text, "rows left") {
+		t.Errorf("status text:\n%s", text)
+	}
+}

@@ -31,6 +31,7 @@ type jobStatus struct {
 	SplitsTotal   int            `json:"splitsTotal"`
 	SplitsDone    int            `json:"splitsDone"`
 	RowsPublished int64          `json:"rowsPublished"`
+	RowsLeft      int64          `json:"rowsLeftEstimate"` // exact for Parquet input, estimated from size for text
 	Windows       []windowStatus `json:"windows"`
 	Lease         *leaseStatus   `json:"lease,omitempty"`
 }
@@ -40,6 +41,7 @@ type leaseStatus struct {
 	PID       int    `json:"pid"`
 	Heartbeat string `json:"heartbeat"`
 	Released  bool   `json:"released"`
+	LastError string `json:"lastError,omitempty"` // why the last run ended, if it failed
 }
 
 func newStatusCommand() *cobra.Command {
@@ -77,9 +79,9 @@ func newStatusCommand() *cobra.Command {
 			rep := jobStatus{Job: jr.JobID, Table: id.String(), CommitUser: jr.CommitUser}
 			dr, done := st.Done()
 			rep.Done, rep.Aborted = done && !dr.Aborted, dr.Aborted
-			if plan, ok := st.Plan(); ok {
-				rep.SplitsTotal = len(plan.Splits)
-			}
+			plan, _ := st.Plan()
+			rep.SplitsTotal = len(plan.Splits)
+			published := map[int]bool{}
 			for _, ws := range st.Windows() {
 				w := windowStatus{Window: ws.Window, State: "assigned", Splits: len(ws.Assigned.Splits), Attempts: len(ws.Attempts)}
 				if ws.Committed != nil {
@@ -89,14 +91,23 @@ func newStatusCommand() *cobra.Command {
 					w.State, w.Rows = "published", ws.Published.Rows
 					rep.SplitsDone += len(ws.Published.Splits)
 					rep.RowsPublished += ws.Published.Rows
+					for _, i := range ws.Published.Splits {
+						published[i] = true
+					}
 				}
 				if ws.Voided != nil {
 					w.State = "voided"
 				}
 				rep.Windows = append(rep.Windows, w)
 			}
+			for i, sp := range plan.Splits {
+				if !published[i] {
+					rep.RowsLeft += job.EstimatedRows(sp)
+				}
+			}
 			if l, ok, err := store.CurrentLease(ctx); err == nil && ok {
-				rep.Lease = &leaseStatus{Host: l.Owner.Host, PID: l.Owner.PID, Heartbeat: l.Heartbeat.UTC().Format("2006-01-02T15:04:05Z"), Released: l.Released}
+				rep.Lease = &leaseStatus{Host: l.Owner.Host, PID: l.Owner.PID, Heartbeat: l.Heartbeat.UTC().Format("2006-01-02T15:04:05Z"),
+					Released: l.Released, LastError: l.LastError}
 			}
 			out := cmd.OutOrStdout()
 			if output == "json" {
@@ -111,10 +122,13 @@ func newStatusCommand() *cobra.Command {
 			if rep.Aborted {
 				state = "aborted"
 			}
-			fmt.Fprintf(out, "Job:        %s (%s)\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, %d windows\n",
-				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, len(rep.Windows))
+			fmt.Fprintf(out, "Job:        %s (%s)\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, about %d rows left, %d windows\n",
+				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, rep.RowsLeft, len(rep.Windows))
 			if rep.Lease != nil && !rep.Lease.Released {
-				fmt.Fprintf(out, "Lease:      held by pid %d on %s, heartbeat %s\n", rep.Lease.PID, rep.Lease.Host, rep.Lease.Heartbeat)
+				fmt.Fprintf(out, "Lease:      held by pid %d on %s, heartbeat %s (a runner is active, or was killed)\n", rep.Lease.PID, rep.Lease.Host, rep.Lease.Heartbeat)
+			}
+			if rep.Lease != nil && rep.Lease.LastError != "" {
+				fmt.Fprintf(out, "Last error: %s\n", rep.Lease.LastError)
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "\nWINDOW\tSTATE\tSPLITS\tATTEMPTS\tSNAPSHOT\tROWS")
