@@ -5,6 +5,8 @@
 //
 //	job.json                              JobRecord, write-once
 //	plan.json                             PlanRecord (the split list), write-once
+//	plan-rev/<n>                          PlanRevision n (1, 2, …): splits dropped and added by re-planning
+//	                                      files replaced before any of their splits was assigned
 //	lease/lease-<n>                       LeaseRecord version n; the highest n is the lease (see lease.go)
 //	windows/<w>/assigned                  Assigned: splits, sequence base, snapshot seen, first attempt
 //	windows/<w>/attempt-<a>/begin         AttemptStart: a later attempt a of w exists (write-once)
@@ -20,6 +22,8 @@
 //   - Every record is an envelope (magic, format version, kind, CRC32C, length) around a JSON body
 //     that repeats the record's identity (window, attempt, task); a torn, corrupt, misplaced or
 //     unknown record is an error wrapping ErrCorrupt that names its path — never skipped.
+//   - A split index names one split for the life of the job: revisions append splits and drop
+//     indexes that no live window holds; Remaining follows the input order the revisions record.
 //   - Load reads the whole store into a State, a value that nothing mutates afterwards.
 //   - Decide(State, TableView) is a pure function: the recovery plan depends on its arguments only.
 //     It keeps protocol invariants I1 (published ⊆ committed), I2 (one commit per window, in

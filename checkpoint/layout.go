@@ -22,6 +22,7 @@ const (
 	attemptPrefix = "attempt-"
 	resultSuffix  = ".res"
 	leasePrefix   = "lease-"
+	revisionDir   = "plan-rev"
 )
 
 // Record kinds written in envelope headers.
@@ -36,6 +37,7 @@ const (
 	kindVoided    = "voided"
 	kindDone      = "done"
 	kindLease     = "lease"
+	kindRevision  = "plan-rev"
 )
 
 func (s *Store) windowDir(w int64) string {

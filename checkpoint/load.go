@@ -33,6 +33,9 @@ func (s *Store) ReadRecords(ctx context.Context) (Records, error) {
 	if rs.Done, err = readOptional[DoneRecord](ctx, s, fileio.Join(s.root, doneFile), kindDone); err != nil {
 		return rs, err
 	}
+	if err := s.readRevisions(ctx, &rs); err != nil {
+		return rs, err
+	}
 	dir := fileio.Join(s.root, windowsDir)
 	entries, err := s.fs.List(ctx, dir)
 	if err != nil {
@@ -146,7 +149,7 @@ func readInto[T any](ctx context.Context, s *Store, path, kind string, dst *[]T,
 		return fmt.Errorf("checkpoint: %s vanished while loading: %w", path, fileio.ErrNotExist)
 	}
 	if !belongs(*v) {
-		return corruptf(path, "record names another window, attempt or task than its path")
+		return corruptf(path, "record names another window, attempt, task or plan revision than its path")
 	}
 	*dst = append(*dst, *v)
 	return nil

@@ -68,7 +68,7 @@ func (a Action) String() string {
 type RecoveryPlan struct {
 	Actions    []Action
 	NextWindow int64 // the number of the next window to assign
-	Remaining  []int // plan indexes not in any live window (all − assigned), ascending
+	Remaining  []int // plan indexes not in any live window nor dropped (all − assigned − dropped), in input order
 	JobDone    bool  // the done marker exists: nothing to do
 }
 

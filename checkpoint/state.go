@@ -18,6 +18,7 @@ type Records struct {
 	Committed []Committed
 	Published []Published
 	Voided    []Voided
+	Revisions []PlanRevision
 }
 
 // State is the checked, in-memory content of a store. It is a value: nothing changes it after
@@ -28,6 +29,11 @@ type State struct {
 	plan    *PlanRecord
 	done    *DoneRecord
 	windows []WindowState // windows[i].Window == i+1
+	// Plan revisions (revision.go): plan holds the original splits plus every added one; dropped[i]
+	// marks a split never to be assigned; order is the input order of every index (dropped ones too).
+	revisions []PlanRevision
+	dropped   []bool
+	order     []int
 }
 
 // WindowState is one assigned window with everything recorded about it. Read-only.
@@ -49,7 +55,8 @@ type AttemptState struct {
 // Job returns job.json, ok=false for a new store.
 func (s State) Job() (JobRecord, bool) { return deref(s.job) }
 
-// Plan returns plan.json, ok=false before planning.
+// Plan returns plan.json with the splits of every plan revision appended (index i is split i), ok=false
+// before planning. Dropped splits stay in the list (see Dropped).
 func (s State) Plan() (PlanRecord, bool) { return deref(s.plan) }
 
 // Done returns the done marker, ok=false while the job runs.
@@ -96,7 +103,7 @@ func BuildState(rs Records) (State, error) {
 	st := State{job: rs.Job, plan: rs.Plan, done: rs.Done}
 	if rs.Job == nil {
 		if rs.Plan != nil || rs.Done != nil || len(rs.Assigned)+len(rs.Starts)+len(rs.Results)+
-			len(rs.Committed)+len(rs.Published)+len(rs.Voided) > 0 {
+			len(rs.Committed)+len(rs.Published)+len(rs.Voided)+len(rs.Revisions) > 0 {
 			return State{}, corruptf(jobFile, "missing, but the store holds other records: not a lakeload store or a damaged one")
 		}
 		return st, nil
@@ -106,6 +113,16 @@ func BuildState(rs Records) (State, error) {
 	}
 	if rs.Plan == nil && len(rs.Assigned) > 0 {
 		return State{}, corruptf(planFile, "missing, but windows are assigned")
+	}
+	if rs.Plan == nil && len(rs.Revisions) > 0 {
+		return State{}, corruptf(planFile, "missing, but the plan has revisions")
+	}
+	nsplits := 0 // no plan yet: a crash between job.json and plan.json
+	if rs.Plan != nil {
+		if err := applyRevisions(&st, rs.Revisions); err != nil {
+			return State{}, err
+		}
+		nsplits = len(st.plan.Splits)
 	}
 	assigned := slices.Clone(rs.Assigned)
 	slices.SortFunc(assigned, func(a, b Assigned) int { return cmpInt(a.Window, b.Window) })
@@ -117,8 +134,8 @@ func BuildState(rs Records) (State, error) {
 			return State{}, corruptf(fmt.Sprintf("window %d assigned", a.Window), "%v", err)
 		}
 		for _, x := range a.Splits {
-			if x >= len(rs.Plan.Splits) {
-				return State{}, corruptf(fmt.Sprintf("window %d assigned", a.Window), "split index %d outside the plan of %d splits", x, len(rs.Plan.Splits))
+			if x >= nsplits {
+				return State{}, corruptf(fmt.Sprintf("window %d assigned", a.Window), "split index %d outside the plan of %d splits", x, nsplits)
 			}
 		}
 		st.windows = append(st.windows, WindowState{Window: a.Window, Assigned: a,
@@ -146,10 +163,6 @@ func BuildState(rs Records) (State, error) {
 	}
 	for i := range st.windows {
 		slices.SortFunc(st.windows[i].Attempts, func(a, b AttemptState) int { return a.Attempt - b.Attempt })
-	}
-	nsplits := 0 // no plan yet: a crash between job.json and plan.json
-	if rs.Plan != nil {
-		nsplits = len(rs.Plan.Splits)
 	}
 	if err := addResults(&st, rs.Results, nsplits, win); err != nil {
 		return State{}, err
@@ -235,7 +248,8 @@ func addOutcomes(rs Records, win func(string, int64) (*WindowState, error)) erro
 	return nil
 }
 
-// checkSplitOwners refuses a split assigned to two live (not voided) windows.
+// checkSplitOwners refuses a split assigned to two live (not voided) windows, or a split that a plan
+// revision dropped assigned to a live window.
 func checkSplitOwners(st State) error {
 	owner := map[int]int64{}
 	for _, ws := range st.windows {
@@ -243,6 +257,9 @@ func checkSplitOwners(st State) error {
 			continue
 		}
 		for _, x := range ws.Assigned.Splits {
+			if x < len(st.dropped) && st.dropped[x] {
+				return corruptf(fmt.Sprintf("window %d assigned", ws.Window), "split %d was dropped by a plan revision", x)
+			}
 			if o, dup := owner[x]; dup {
 				return corruptf(fmt.Sprintf("window %d assigned", ws.Window), "split %d is already assigned to window %d", x, o)
 			}
@@ -252,13 +269,15 @@ func checkSplitOwners(st State) error {
 	return nil
 }
 
-// Remaining returns the plan indexes not assigned to any live window, ascending: all − assigned,
-// never all − published. Splits of voided windows are remaining again.
+// Remaining returns the plan indexes not assigned to any live window nor dropped, in input order
+// (ascending without plan revisions; see PlanRevision): all − assigned − dropped, never
+// all − published. Splits of voided windows are remaining again.
 func (s State) Remaining() []int {
 	if s.plan == nil {
 		return nil
 	}
 	taken := make([]bool, len(s.plan.Splits))
+	copy(taken, s.dropped)
 	for _, ws := range s.windows {
 		if ws.Voided == nil {
 			for _, x := range ws.Assigned.Splits {
@@ -267,8 +286,12 @@ func (s State) Remaining() []int {
 		}
 	}
 	var out []int
-	for i, t := range taken {
-		if !t {
+	for r := range taken {
+		i := r
+		if s.order != nil {
+			i = s.order[r] // with plan revisions: the recorded input order
+		}
+		if !taken[i] {
 			out = append(out, i)
 		}
 	}

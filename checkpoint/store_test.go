@@ -10,13 +10,16 @@ import (
 
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/fileio/mem"
+	"github.com/lakeload/lakeload/source"
 )
 
 // fullStore writes one record of every kind: window 1 committed and published, window 2 with a
-// second attempt, and returns what it wrote.
+// second attempt, a plan revision replacing the unassigned split 4, and returns what it wrote.
 func fullStore(t *testing.T, s *Store) Records {
 	t.Helper()
-	rs := Records{Job: new(testJob()), Plan: new(testPlan(4))}
+	rs := Records{Job: new(testJob()), Plan: new(testPlan(5))}
+	rs.Revisions = []PlanRevision{{Revision: 1, Base: 5, Dropped: []int{4}, At: []int{4}, Reason: "replaced",
+		Added: []source.Split{{Path: "/in/f4.parquet", Format: source.FormatParquet, Size: 200, ModTimeUnixNano: 8, RowCount: 10}}, Created: t0}}
 	rs.Assigned = []Assigned{
 		{Window: 1, Splits: []int{0, 1}, SequenceBase: 1, SnapshotSeen: 0, Attempt: 1, Created: t0},
 		{Window: 2, Splits: []int{2, 3}, SequenceBase: 21, SnapshotSeen: 1, Attempt: 1, Created: t0},
@@ -34,6 +37,7 @@ func fullStore(t *testing.T, s *Store) Records {
 	rs.Done = &DoneRecord{JobID: "job-1", Windows: 2, Time: t0}
 	must(t, s.WriteJob(bg, *rs.Job))
 	must(t, s.WritePlan(bg, *rs.Plan))
+	must(t, s.WriteRevision(bg, rs.Revisions[0]))
 	for _, a := range rs.Assigned {
 		must(t, s.WriteAssigned(bg, a))
 	}
@@ -83,6 +87,10 @@ func TestStoreRoundTrip(t *testing.T) {
 		if _, ok := st.Done(); !ok {
 			t.Fatal("done marker not loaded")
 		}
+		if plan, _ := st.Plan(); len(plan.Splits) != 6 || plan.Splits[5] != want.Revisions[0].Added[0] ||
+			!reflect.DeepEqual(st.Dropped(), []int{4}) || !reflect.DeepEqual(st.Remaining(), []int{5}) {
+			t.Fatalf("revision not applied: plan %v dropped %v remaining %v", plan.Splits, st.Dropped(), st.Remaining())
+		}
 	})
 }
 
@@ -93,6 +101,7 @@ func TestStoreWritesOnce(t *testing.T) {
 		for name, err := range map[string]error{
 			"job":       s.WriteJob(bg, *rs.Job),
 			"plan":      s.WritePlan(bg, *rs.Plan),
+			"revision":  s.WriteRevision(bg, rs.Revisions[0]),
 			"assigned":  s.WriteAssigned(bg, rs.Assigned[1]),
 			"attempt":   s.WriteAttemptStart(bg, rs.Starts[0]),
 			"result":    resErr,
@@ -127,8 +136,11 @@ func TestStoreRefusesInvalidRecords(t *testing.T) {
 			_, err := s.WriteResult(bg, TaskResult{Window: 1, Attempt: 1, TaskID: "x", Digest: "00"})
 			return err
 		}(),
-		"no job id":     s.WriteJob(bg, JobRecord{CommitUser: "u"}),
-		"negative snap": s.WriteCommitted(bg, Committed{Window: 1, Attempt: 1, SnapshotID: -1}),
+		"no job id":           s.WriteJob(bg, JobRecord{CommitUser: "u"}),
+		"negative snap":       s.WriteCommitted(bg, Committed{Window: 1, Attempt: 1, SnapshotID: -1}),
+		"revision 0":          s.WriteRevision(bg, PlanRevision{Revision: 0, Base: 1}),
+		"dropped beyond base": s.WriteRevision(bg, PlanRevision{Revision: 1, Base: 2, Dropped: []int{2}}),
+		"place per added":     s.WriteRevision(bg, PlanRevision{Revision: 1, Base: 2, Dropped: []int{1}, Added: []source.Split{{Path: "/x"}}}),
 	} {
 		if err == nil {
 			t.Errorf("%s: written", name)
@@ -159,6 +171,8 @@ func TestLoadDetectsCorruptRecords(t *testing.T) {
 			{"torn result", s.ResultPath(2, 2, "t0"), truncate, "torn record"},
 			{"flipped assigned", s.AssignedPath(2), flip, "checksum mismatch"},
 			{"flipped published", s.PublishedPath(1), flip, "checksum mismatch"},
+			{"flipped revision", s.RevisionPath(1), flip, "checksum mismatch"},
+			{"torn revision", s.RevisionPath(1), truncate, "torn record"},
 			{"emptied committed", s.CommittedPath(1), func([]byte) []byte { return nil }, "no record header"},
 		} {
 			t.Run(c.name, func(t *testing.T) {
@@ -193,6 +207,11 @@ func TestLoadRefusesMisplacedAndUnknownFiles(t *testing.T) {
 				return b
 			}, "another window"},
 			{"unknown file", fileio.Join(s.Root(), "windows/2/notes.txt"), func() []byte { return []byte("hi") }, "unexpected entry"},
+			{"revision 1 under name 2", s.RevisionPath(2), func() []byte {
+				b, _ := fs.ReadFile(bg, s.RevisionPath(1))
+				return b
+			}, "another window"},
+			{"non-canonical revision", fileio.Join(s.Root(), "plan-rev/01"), func() []byte { return []byte("x") }, "unexpected entry"},
 			{"non-canonical window", fileio.Join(s.Root(), "windows/02/assigned"), func() []byte { return []byte("x") }, "unexpected entry"},
 		}
 		for _, c := range cases {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/lakeload/lakeload/source/file"
 )
@@ -31,7 +32,12 @@ func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
 		return nil, err
 	}
 	if plan, ok := st.Plan(); ok {
-		d.plan = plan.Splits
+		dropped := st.Dropped() // re-planned files: only their current splits
+		for i, s := range plan.Splits {
+			if _, gone := slices.BinarySearch(dropped, i); !gone {
+				d.plan = append(d.plan, s)
+			}
+		}
 	} else {
 		if d.plan, err = d.planSplits(ctx); err != nil {
 			return nil, err

@@ -23,29 +23,40 @@ func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, split
 	}
 	var out []source.Split
 	for _, f := range files {
-		if f.Format != source.FormatParquet {
-			out = append(out, f)
-			continue
-		}
-		groups, err := rowGroups(ctx, fs, f)
+		cut, err := cutFile(ctx, fs, f, splitRows)
 		if err != nil {
 			return nil, err
 		}
-		var start, n int64
-		for _, g := range groups {
-			n += g
-			if n >= splitRows {
-				s := f
-				s.RowStart, s.RowCount = start, n
-				out = append(out, s)
-				start, n = start+n, 0
-			}
-		}
-		if n > 0 || start == 0 {
+		out = append(out, cut...)
+	}
+	return out, nil
+}
+
+// cutFile returns the splits of one planned file: the file itself, or for Parquet runs of row
+// groups of about splitRows rows.
+func cutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64) ([]source.Split, error) {
+	if f.Format != source.FormatParquet {
+		return []source.Split{f}, nil
+	}
+	groups, err := rowGroups(ctx, fs, f)
+	if err != nil {
+		return nil, err
+	}
+	var out []source.Split
+	var start, n int64
+	for _, g := range groups {
+		n += g
+		if n >= splitRows {
 			s := f
 			s.RowStart, s.RowCount = start, n
 			out = append(out, s)
+			start, n = start+n, 0
 		}
+	}
+	if n > 0 || start == 0 {
+		s := f
+		s.RowStart, s.RowCount = start, n
+		out = append(out, s)
 	}
 	return out, nil
 }

@@ -116,7 +116,7 @@ func (d *driver) checkWindowIDs(ctx context.Context, w int64, splits []int) erro
 	opts := d.cfg.Mapping
 	opts.OpColumn, opts.IgnoreExtra = "", true // the op column and the other columns are not read
 	seen := map[string]string{}
-	for _, i := range splits {
+	for _, i := range d.st.InInputOrder(splits) {
 		sp := d.plan[i]
 		if err := func() error {
 			r, err := file.Open(ctx, d.cfg.InputFS, sp, proj, opts)

@@ -205,10 +205,12 @@ func (d *driver) open(ctx context.Context) error {
 		}
 	}
 	d.job, d.plan, d.st = job, plan.Splits, st
-	// Every split already assigned must still be the file it was (its rows may be committed).
+	// Every split assigned to a live window must still be the file it was (its rows may be committed).
 	var assigned []int
 	for _, ws := range st.Windows() {
-		assigned = append(assigned, ws.Assigned.Splits...)
+		if ws.Voided == nil {
+			assigned = append(assigned, ws.Assigned.Splits...)
+		}
 	}
 	return checkFingerprints(ctx, d.cfg.InputFS, d.plan, assigned)
 }
@@ -325,19 +327,29 @@ func (d *driver) reserve(a checkpoint.Assigned) {
 }
 
 // load assigns the remaining splits to windows in input order and runs each window to publication.
+// Before a window is assigned, the files of its splits are checked; replaced files not yet assigned
+// are re-planned (replan) and the window is picked again.
 func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 	rowsPerWindow := d.cfg.CommitRows
 	for len(remaining) > 0 {
 		var take []int
 		var rows int64
-		for len(remaining) > 0 && (len(take) == 0 || rows < rowsPerWindow) {
-			take = append(take, remaining[0])
-			rows += EstimatedRows(d.plan[remaining[0]])
-			remaining = remaining[1:]
+		rest := remaining
+		for len(rest) > 0 && (len(take) == 0 || rows < rowsPerWindow) {
+			take = append(take, rest[0])
+			rows += EstimatedRows(d.plan[rest[0]])
+			rest = rest[1:]
 		}
-		if err := checkFingerprints(ctx, d.cfg.InputFS, d.plan, take); err != nil {
+		revised, err := d.replan(ctx, take)
+		if err != nil {
 			return err
 		}
+		if revised {
+			remaining = d.st.Remaining()
+			continue
+		}
+		remaining = rest
+		slices.Sort(take) // assigned records name splits ascending; tasks follow the input order
 		a, err := d.assign(ctx, next, take)
 		if err != nil {
 			return err
@@ -458,8 +470,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	if d.cfg.Splits != nil {
 		return d.cfg.Splits, nil
 	}
-	splitRows := max(d.cfg.CommitRows/int64(max(2*d.cfg.Parallelism, 1)), 1024)
-	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, splitRows)
+	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows())
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
@@ -468,6 +479,11 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 		return nil, &InputError{Err: err}
 	}
 	return splits, nil
+}
+
+// splitRows is the row count a Parquet split aims at.
+func (d *driver) splitRows() int64 {
+	return max(d.cfg.CommitRows/int64(max(2*d.cfg.Parallelism, 1)), 1024)
 }
 
 // Abort ends a job that will not be finished: it takes the lease (failing if a live runner holds it,

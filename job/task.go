@@ -66,6 +66,7 @@ func runTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput
 		out.Covered = append(out.Covered, sp.Index)
 	}
 	slices.Sort(out.IDs)
+	slices.Sort(out.Covered) // results name splits ascending; a window's input order may differ
 	if out.Messages, err = w.Prepare(ctx); err != nil {
 		_ = w.Abort(ctx)
 		return TaskOutput{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -81,7 +82,7 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 	cur := TaskInput{Window: w.Window, Attempt: attempt}
 	var curRows int64
 	seq := w.SequenceBase
-	for _, i := range w.Splits {
+	for _, i := range d.st.InInputOrder(w.Splits) {
 		s := d.plan[i]
 		cur.Splits = append(cur.Splits, SplitInWindow{Index: i, Split: s, FirstSeq: seq})
 		seq += span(s)
@@ -296,12 +297,16 @@ func (d *driver) report(w int64) {
 	}
 	el := d.cfg.Now().Sub(d.started).Seconds()
 	var estimated int64
-	for _, s := range d.plan {
-		estimated += EstimatedRows(s)
+	dropped := d.st.Dropped() // re-planned splits that are never loaded
+	for i, s := range d.plan {
+		if _, gone := slices.BinarySearch(dropped, i); !gone {
+			estimated += EstimatedRows(s)
+		}
 	}
+	total := len(d.plan) - len(dropped)
 	p := Progress{Window: w, WindowsDone: windowsDone, RowsPublished: published, SplitsDone: splitsDone,
-		SplitsTotal: len(d.plan), RowsEstimated: max(estimated, published), LastSnapshotID: d.res.LastSnapshotID}
-	if w == 0 && splitsDone == len(d.plan) {
+		SplitsTotal: total, RowsEstimated: max(estimated, published), LastSnapshotID: d.res.LastSnapshotID}
+	if w == 0 && splitsDone == total {
 		p.RowsEstimated = published // the final report: every row is counted now
 	}
 	if el > 0 {

@@ -80,7 +80,11 @@ func newStatusCommand() *cobra.Command {
 			dr, done := st.Done()
 			rep.Done, rep.Aborted = done && !dr.Aborted, dr.Aborted
 			plan, _ := st.Plan()
-			rep.SplitsTotal = len(plan.Splits)
+			dropped := map[int]bool{} // splits of files re-planned before they were assigned
+			for _, i := range st.Dropped() {
+				dropped[i] = true
+			}
+			rep.SplitsTotal = len(plan.Splits) - len(dropped)
 			published := map[int]bool{}
 			for _, ws := range st.Windows() {
 				w := windowStatus{Window: ws.Window, State: "assigned", Splits: len(ws.Assigned.Splits), Attempts: len(ws.Attempts)}
@@ -101,7 +105,7 @@ func newStatusCommand() *cobra.Command {
 				rep.Windows = append(rep.Windows, w)
 			}
 			for i, sp := range plan.Splits {
-				if !published[i] {
+				if !published[i] && !dropped[i] {
 					rep.RowsLeft += job.EstimatedRows(sp)
 				}
 			}

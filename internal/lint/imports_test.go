@@ -52,6 +52,7 @@ var rules = []rule{
 		except: harnesses, why: "internal helpers serve the library layers"},
 	{from: []string{"job/..."}, deny: []string{"cmd/..."}, why: "job sits below cmd"},
 	{from: []string{"cmd/..."}, why: "cmd is the top layer and may import anything"},
+	{from: []string{"bench/..."}, deny: []string{"cmd/..."}, except: harnesses, why: "benchmarks sit at the top, beside cmd"},
 	{from: []string{"*"}, deny: []string{"job/..."}, except: append([]string{"job/...", "cmd/..."}, harnesses...),
 		why: "only job and cmd (and the test harnesses) may import job"},
 	{from: []string{"*"}, deny: []string{"cmd/..."}, except: []string{"cmd/..."},
@@ -59,7 +60,7 @@ var rules = []rule{
 }
 
 // harnesses are test-only packages that exercise the whole stack, like cmd does; nothing imports them.
-var harnesses = []string{"internal/compat", "internal/killsoak", "internal/sim", "internal/loadtest"}
+var harnesses = []string{"internal/compat", "internal/killsoak", "internal/sim", "internal/loadtest", "internal/sweep"}
 
 // pkg is the part of `go list -json` output the checks need.
 type pkg struct {
