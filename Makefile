@@ -71,3 +71,19 @@ soak:
 	@mkdir -p build
 	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run TestKillSoak ./internal/killsoak 2>&1 | tee build/soak.log
 	@grep -o 'SOAK mode=.*' build/soak.log
+
+## bench: lakeload's writer vs the arrow-go Parquet ceiling on BENCH_ROWS generated rows, BENCH_ROUNDS rounds
+## (bench/README.md); the output goes to bench/results/<date>.txt
+BENCH_ROWS ?= 2000000
+BENCH_ROUNDS ?= 3
+.PHONY: bench
+bench:
+	@mkdir -p bench/results
+	set -o pipefail; $(GO) test -run '^$$' -bench Compare -benchtime 1x -count $(BENCH_ROUNDS) -timeout 60m ./bench -rows $(BENCH_ROWS) 2>&1 | tee bench/results/$$(date +%Y-%m-%d).txt
+
+## sweep: the long single-fault sweep — every I/O call of a small load fails once (error, torn, landed), then a clean resume (internal/sweep)
+.PHONY: sweep
+sweep:
+	@mkdir -p build
+	set -o pipefail; LAKELOAD_SWEEP=long $(GO) test -count=1 -v -timeout 30m -run TestSingleFaultSweep ./internal/sweep 2>&1 | tee build/sweep.log
+	@grep -o 'SWEEP mode=.*' build/sweep.log

@@ -43,8 +43,8 @@ func (e *errCSV) Error() string { return fmt.Sprintf("line %d: malformed CSV: %s
 func (p *csvParser) read(rec *csvRecord) error {
 	rec.fields, rec.quoted = rec.fields[:0], rec.quoted[:0]
 	rec.line = p.line
-	if _, err := p.r.Peek(1); err == io.EOF {
-		return io.EOF
+	if _, err := p.r.Peek(1); err != nil {
+		return err // io.EOF when the input is exhausted; a read error must not pass for a record end
 	}
 	for {
 		p.buf.Reset()
