@@ -1,28 +1,79 @@
 package manifest
 
 import (
+	"crypto/rand"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/hamba/avro/v2"
 	"github.com/hamba/avro/v2/ocf"
 )
 
-// writeOCF writes rows as an Avro object container file with the zstandard codec.
-func writeOCF[T any](w io.Writer, schema avro.Schema, rows []T) error {
-	enc, err := ocf.NewEncoderWithSchema(schema, w,
-		ocf.WithCodec(ocf.ZStandard),
-		ocf.WithSchemaMarshaler(ocf.FullSchemaMarshaler), // keeps "default": null and logicalType
-	)
+// rowsPerBlock is how many rows writeOCF puts in one data block (ocf.Encoder's default).
+const rowsPerBlock = 100
+
+// headerSchemas caches the header JSON of the package's write schemas (ocf.FullSchemaMarshaler
+// output, which keeps "default": null and logicalType), keyed by schema identity.
+var headerSchemas sync.Map // avro.Schema -> []byte
+
+func schemaHeaderJSON(schema avro.Schema) ([]byte, error) {
+	if b, ok := headerSchemas.Load(schema); ok {
+		return b.([]byte), nil
+	}
+	b, err := ocf.FullSchemaMarshaler(schema)
 	if err != nil {
-		return fmt.Errorf("manifest: create avro encoder: %w", err)
+		return nil, err
 	}
-	for i := range rows {
-		if err := enc.Encode(&rows[i]); err != nil {
-			return fmt.Errorf("manifest: encode row %d: %w", i, err)
+	switch schema {
+	case manifestSchema, manifestListSchema, indexManifestSchema:
+		headerSchemas.Store(schema, b)
+	}
+	return b, nil
+}
+
+// writeOCF writes rows as an Avro object container file with the zstandard codec: the header
+// ocf.Encoder writes (magic, avro.schema and avro.codec metadata, random sync marker), then blocks
+// of rowsPerBlock rows compressed by the shared zstd encoder. The file reaches w in one Write.
+func writeOCF[T any](w io.Writer, schema avro.Schema, rows []T) error {
+	schemaJSON, err := schemaHeaderJSON(schema)
+	if err != nil {
+		return fmt.Errorf("manifest: marshal avro schema: %w", err)
+	}
+	enc, _, err := zstdCodec()
+	if err != nil {
+		return fmt.Errorf("manifest: create zstd encoder: %w", err)
+	}
+	header := ocf.Header{
+		Magic: [4]byte(avroMagic),
+		Meta:  map[string][]byte{metaSchema: schemaJSON, metaCodec: []byte(ocf.ZStandard)},
+	}
+	if _, err := rand.Read(header.Sync[:]); err != nil {
+		return fmt.Errorf("manifest: avro sync marker: %w", err)
+	}
+	out := avro.NewWriter(nil, 0)
+	out.WriteVal(ocf.HeaderSchema, header)
+	if out.Error != nil {
+		return fmt.Errorf("manifest: write avro header: %w", out.Error)
+	}
+
+	block := avro.NewWriter(nil, 4096) // avro.DefaultConfig, as ocf.Encoder uses
+	var packed []byte
+	for start := 0; start < len(rows); start += rowsPerBlock {
+		chunk := rows[start:min(start+rowsPerBlock, len(rows))]
+		block.Reset(nil)
+		for i := range chunk {
+			if block.WriteVal(schema, &chunk[i]); block.Error != nil {
+				return fmt.Errorf("manifest: encode row %d: %w", start+i, block.Error)
+			}
 		}
+		packed = enc.EncodeAll(block.Buffer(), packed[:0])
+		out.WriteLong(int64(len(chunk)))
+		out.WriteLong(int64(len(packed)))
+		out.Write(packed)
+		out.Write(header.Sync[:])
 	}
-	if err := enc.Close(); err != nil {
+	if _, err := w.Write(out.Buffer()); err != nil {
 		return fmt.Errorf("manifest: finish avro file: %w", err)
 	}
 	return nil

@@ -48,7 +48,8 @@ func WriteIndexManifest(w io.Writer, entries []IndexManifestEntry) error {
 // 2.0 _GLOBAL_INDEX field is ignored.
 func ReadIndexManifest(r io.Reader) ([]IndexManifestEntry, error) {
 	var out []IndexManifestEntry
-	err := readOCF(r, "index manifest", func(_ int, rec row) error {
+	grow := func(n int) { out = make([]IndexManifestEntry, 0, n) }
+	err := readOCF(r, "index manifest", grow, func(_ int, rec row) error {
 		f := &fields{r: rec}
 		f.version(IndexManifestEntryVersion)
 		e := IndexManifestEntry{

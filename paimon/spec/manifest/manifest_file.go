@@ -78,7 +78,8 @@ func checkEntry(e ManifestEntry) error {
 // Fields are looked up by name; optional fields absent from older files read as null.
 func ReadManifest(r io.Reader) ([]ManifestEntry, error) {
 	var out []ManifestEntry
-	err := readOCF(r, "manifest", func(_ int, rec row) error {
+	grow := func(n int) { out = make([]ManifestEntry, 0, n) }
+	err := readOCF(r, "manifest", grow, func(_ int, rec row) error {
 		e, err := decodeManifestEntry(rec)
 		if err != nil {
 			return err

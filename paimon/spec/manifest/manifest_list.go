@@ -39,7 +39,8 @@ func WriteManifestList(w io.Writer, metas []ManifestFileMeta) error {
 // WriteManifestList. Fields added after 0.9 (min/max bucket, level, row id) read as nil when absent.
 func ReadManifestList(r io.Reader) ([]ManifestFileMeta, error) {
 	var out []ManifestFileMeta
-	err := readOCF(r, "manifest list", func(_ int, rec row) error {
+	grow := func(n int) { out = make([]ManifestFileMeta, 0, n) }
+	err := readOCF(r, "manifest list", grow, func(_ int, rec row) error {
 		f := &fields{r: rec}
 		f.version(ManifestFileMetaVersion)
 		m := ManifestFileMeta{

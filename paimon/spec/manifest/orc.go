@@ -12,7 +12,7 @@ func isORC(data []byte) bool { return orcmeta.IsORC(data) }
 
 // readORC decodes an ORC metadata file and hands each row to fn, as readOCF does for Avro. ORC
 // files Java writes with features orcmeta does not implement give ErrUnsupportedFormat.
-func readORC(data []byte, what string, fn func(i int, rec row) error) error {
+func readORC(data []byte, what string, grow func(n int), fn func(i int, rec row) error) error {
 	rows, err := orcmeta.ReadRows(data)
 	if errors.Is(err, orcmeta.ErrUnsupported) {
 		return fmt.Errorf("%w: %s: %w", ErrUnsupportedFormat, what, err)
@@ -20,6 +20,7 @@ func readORC(data []byte, what string, fn func(i int, rec row) error) error {
 	if err != nil {
 		return fmt.Errorf("manifest: %s: %w", what, err) // wraps spec.ErrCorrupt
 	}
+	grow(len(rows))
 	for i, m := range rows {
 		widenORC(m)
 		if err := fn(i, row{m: m, what: fmt.Sprintf("%s row %d", what, i)}); err != nil {

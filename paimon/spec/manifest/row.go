@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// row is one decoded Avro record after normalize: field name → value, nil for null.
+// row is one decoded record (see valueDecoder): field name → value, nil for null.
 // Its accessors turn missing or mistyped fields into errors wrapping spec.ErrCorrupt.
 type row struct {
 	m    map[string]any
