@@ -15,7 +15,6 @@ import (
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
-	"github.com/lakeload/lakeload/source"
 	"github.com/spf13/cobra"
 )
 
@@ -59,12 +58,8 @@ func (f *jobFlags) store(cat *catalog.Catalog, id catalog.Identifier) (*checkpoi
 func newLoadCommand() *cobra.Command {
 	var (
 		jf          jobFlags
-		from        string
-		format      string
-		opColumn    string
+		in          inputFlags
 		idColumn    string
-		ignoreExtra bool
-		timeZone    string
 		commitEvery time.Duration
 		commitRows  int64
 		parallelism int
@@ -94,22 +89,12 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			if err != nil {
 				return err
 			}
-			if from == "" {
-				return usageError{errors.New("--from is required: a file or glob of input files")}
-			}
-			switch format {
-			case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
-			default:
-				return usageError{fmt.Errorf("--format %q: use parquet, csv or jsonl", format)}
+			mapping, err := in.mapping()
+			if err != nil {
+				return err
 			}
 			if logFormat != "text" && logFormat != "json" {
 				return usageError{fmt.Errorf("--log-format %q: use text or json", logFormat)}
-			}
-			loc := time.UTC
-			if timeZone != "" {
-				if loc, err = time.LoadLocation(timeZone); err != nil {
-					return usageError{fmt.Errorf("--time-zone %q: %w", timeZone, err)}
-				}
 			}
 			store, err := jf.store(cat, id)
 			if err != nil {
@@ -125,8 +110,8 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				logger = newLogger(io.Discard, logFormat) // the progress bar replaces per-window log lines
 			}
 			cfg := job.Config{
-				Name: jf.name, Table: t, InputFS: cat.FS, From: from, Format: format, Store: store,
-				Mapping:    source.MappingOptions{OpColumn: opColumn, IgnoreExtra: ignoreExtra, TimeZone: loc},
+				Name: jf.name, Table: t, InputFS: cat.FS, From: in.from, Format: in.format, Store: store,
+				Mapping:    mapping,
 				IDColumn:   idColumn,
 				CommitRows: commitRows, CommitEvery: commitEvery, Parallelism: parallelism,
 				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
@@ -163,12 +148,8 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 		},
 	}
 	jf.register(c)
-	c.Flags().StringVar(&from, "from", "", "input file or glob, e.g. 'in/*.parquet' (required)")
-	c.Flags().StringVar(&format, "format", "", "input format: parquet, csv or jsonl (default: from the file extension)")
-	c.Flags().StringVar(&opColumn, "op-column", "", "input column holding row kinds (+I, -U, +U, -D)")
+	in.register(c)
 	c.Flags().StringVar(&idColumn, "id-column", "", "row-id mode: table column (integer or string) with a unique id per row; ids are checkpointed, duplicates refused")
-	c.Flags().BoolVar(&ignoreExtra, "ignore-extra-columns", false, "ignore input columns the table does not have")
-	c.Flags().StringVar(&timeZone, "time-zone", "", "time zone for TIMESTAMP WITH LOCAL TIME ZONE text without an offset (default UTC)")
 	c.Flags().DurationVar(&commitEvery, "commit-every", 0, "target duration of a window, e.g. 5m (sized from measured throughput)")
 	c.Flags().Int64Var(&commitRows, "commit-rows", 1_000_000, "rows per window (the first window's size with --commit-every)")
 	c.Flags().IntVar(&parallelism, "parallelism", 0, "write tasks per window (default: number of CPUs)")

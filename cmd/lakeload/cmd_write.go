@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/paimon/commit"
@@ -17,12 +16,8 @@ import (
 
 func newWriteCommand() *cobra.Command {
 	var (
-		tf          tableFlags
-		from        string
-		format      string
-		opColumn    string
-		ignoreExtra bool
-		timeZone    string
+		tf tableFlags
+		in inputFlags
 	)
 	c := &cobra.Command{
 		Use:   "write",
@@ -44,25 +39,15 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
-			if from == "" {
-				return usageError{errors.New("--from is required: a file or glob of input files")}
-			}
-			switch format {
-			case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
-			default:
-				return usageError{fmt.Errorf("--format %q: use parquet, csv or jsonl", format)}
-			}
-			loc := time.UTC
-			if timeZone != "" {
-				if loc, err = time.LoadLocation(timeZone); err != nil {
-					return usageError{fmt.Errorf("--time-zone %q: %w", timeZone, err)}
-				}
+			opts, err := in.mapping()
+			if err != nil {
+				return err
 			}
 			t, err := cat.LoadTable(ctx, id)
 			if err != nil {
 				return err
 			}
-			splits, err := file.Plan(ctx, cat.FS, from, format)
+			splits, err := file.Plan(ctx, cat.FS, in.from, in.format)
 			if err != nil {
 				return inputError{err}
 			}
@@ -70,7 +55,6 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
-			opts := source.MappingOptions{OpColumn: opColumn, IgnoreExtra: ignoreExtra, TimeZone: loc}
 			var rows int64
 			for _, sp := range splits {
 				n, err := writeSplit(cmd, w, cat.FS, sp, t.Schema, opts)
@@ -106,11 +90,7 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 		},
 	}
 	tf.register(c)
-	c.Flags().StringVar(&from, "from", "", "input file or glob, e.g. 'in/*.parquet' (required)")
-	c.Flags().StringVar(&format, "format", "", "input format: parquet, csv or jsonl (default: from the file extension)")
-	c.Flags().StringVar(&opColumn, "op-column", "", "input column holding row kinds (+I, -U, +U, -D)")
-	c.Flags().BoolVar(&ignoreExtra, "ignore-extra-columns", false, "ignore input columns the table does not have")
-	c.Flags().StringVar(&timeZone, "time-zone", "", "time zone for TIMESTAMP WITH LOCAL TIME ZONE text without an offset (default UTC)")
+	in.register(c)
 	return c
 }
 
