@@ -41,6 +41,7 @@ type bucketBuffer struct {
 	rows      [][]any
 	kinds     []spec.RowKind
 	seqs      []int64
+	idx       []int64 // columnar path: rows as indexes into the writer's pending batches
 	nextSeq   int64
 	files     []manifest.DataFileMeta
 }
@@ -64,6 +65,14 @@ type Writer struct {
 	buffered int64
 	written  []string // full paths of files written, for Abort
 	rowBuf   binrow.Builder
+
+	// Columnar path (columnar.go), used when columnar is set.
+	columnar    bool
+	arrowSchema *arrow.Schema // the table's fields as Arrow
+	pending     []arrow.RecordBatch
+	pendingRows int64
+	parts       map[string]*partState
+	partBuf     binrow.Builder
 }
 
 // New opens a writer on t. It reads the latest snapshot to continue sequence numbers per bucket.
@@ -118,6 +127,11 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 	if err := w.restore(ctx); err != nil {
 		return nil, err
 	}
+	if w.arrowSchema, err = parquet.ArrowSchema(t.Schema.Fields); err != nil {
+		return nil, err
+	}
+	w.columnar = w.columnarOK()
+	w.parts = map[string]*partState{}
 	return w, nil
 }
 
@@ -181,6 +195,9 @@ func (w *Writer) write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.
 	if kinds != nil && int64(len(kinds)) != rec.NumRows() {
 		return fmt.Errorf("write: %d row kinds for %d rows", len(kinds), rec.NumRows())
 	}
+	if w.columnar {
+		return w.writeColumnar(ctx, rec, kinds, firstSeq)
+	}
 	n := int(rec.NumRows())
 	for r := 0; r < n; r++ {
 		row := make([]any, len(fields))
@@ -223,6 +240,9 @@ func (w *Writer) WriteRow(ctx context.Context, row []any, kind spec.RowKind) err
 		if row[c] == nil && !f.Type.Nullable {
 			return fmt.Errorf("write: column %s is NOT NULL but the value is null", f.Name)
 		}
+	}
+	if w.columnar {
+		return w.writeRowColumnar(ctx, row, kind)
 	}
 	if err := w.add(row, kind, -1); err != nil {
 		return err
@@ -332,8 +352,24 @@ func (w *Writer) flushAll(ctx context.Context) error {
 		}
 		return keys[i].bucket < keys[j].bucket
 	})
+	var all arrow.RecordBatch
+	if len(w.pending) > 0 {
+		var err error
+		if all, err = w.concatPending(); err != nil {
+			return err
+		}
+		defer all.Release()
+		defer w.releasePending()
+	}
 	for _, k := range keys {
-		if err := w.flush(ctx, w.buckets[k]); err != nil {
+		b := w.buckets[k]
+		if len(b.idx) > 0 {
+			if err := w.flushColumnar(ctx, b, all); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.flush(ctx, b); err != nil {
 			return err
 		}
 	}
@@ -380,6 +416,8 @@ func (w *Writer) Abort(ctx context.Context) error {
 	}
 	w.written = nil
 	w.buckets = map[bucketKey]*bucketBuffer{}
+	w.parts = map[string]*partState{}
+	w.releasePending()
 	return errors.Join(errs...)
 }
 

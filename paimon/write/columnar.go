@@ -1,0 +1,262 @@
+package write
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/mergetree"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/binrow"
+)
+
+// The columnar path keeps written rows as Arrow batches (w.pending) and buffers per bucket only the
+// rows' global indexes into the concatenation of those batches, their kinds and sequence numbers.
+// At flush the batches are concatenated once per column, primary-key buckets fold their keys
+// (deduplicate: the row of highest sequence number per key survives) and each file's columns are
+// taken from the concatenation by index. It serves every table except those whose merge needs the
+// row values (partial-update, aggregation, first-row, sequence.field) or whose row kinds come from
+// a column (rowkind.field); those use the row path (add/flush).
+
+// partState caches one partition's serialized bytes and its bucket buffers, looked up by the
+// partition's BinaryRow bytes without allocating.
+type partState struct {
+	buckets []*bucketBuffer // by bucket; one entry for bucket-unaware tables
+}
+
+// columnarOK reports whether the table can use the columnar path.
+func (w *Writer) columnarOK() bool {
+	if w.kindIdx >= 0 {
+		return false
+	}
+	if w.merge == nil {
+		return true
+	}
+	if v, ok := w.t.Options.Get("sequence.field"); ok && v != "" {
+		return false
+	}
+	return w.merge.Engine() == mergetree.Deduplicate
+}
+
+// writeColumnar buffers rec on the columnar path.
+func (w *Writer) writeColumnar(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error {
+	n := int(rec.NumRows())
+	if n == 0 {
+		return nil
+	}
+	norm, err := w.normalize(rec)
+	if err != nil {
+		return err
+	}
+	base := w.pendingRows
+	w.pending = append(w.pending, norm)
+	w.pendingRows += int64(n)
+	w.buffered += recordSize(norm)
+	for r := 0; r < n; r++ {
+		kind := spec.RowKindInsert
+		if kinds != nil {
+			kind = kinds[r]
+		}
+		if kind.IsRetract() {
+			if w.dropsRetract(kind) {
+				continue
+			}
+			if w.merge == nil {
+				return fmt.Errorf("write: row %d: row kind %d (a retraction) cannot be written to append table %s, which has no primary key", r, kind, w.t.Path)
+			}
+		}
+		b, err := w.route(norm, r)
+		if err != nil {
+			return fmt.Errorf("write: row %d: %w", r, err)
+		}
+		seq := firstSeq + int64(r)
+		if firstSeq < 0 {
+			seq = b.nextSeq
+			b.nextSeq++
+		}
+		b.idx = append(b.idx, base+int64(r))
+		b.kinds = append(b.kinds, kind)
+		b.seqs = append(b.seqs, seq)
+	}
+	if w.buffered >= w.o.BufferBytes {
+		return w.flushAll(ctx)
+	}
+	return nil
+}
+
+// normalize returns rec with every column of the Arrow type ArrowType gives its field, converting
+// columns of other types through Datums, and checks NOT NULL columns.
+func (w *Writer) normalize(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	fields := w.t.Schema.Fields
+	cols := make([]arrow.Array, len(fields))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for c, f := range fields {
+		col, err := normalizeColumn(rec.Column(c), f, w.arrowSchema.Field(c).Type)
+		if err != nil {
+			return nil, err
+		}
+		cols[c] = col
+	}
+	return array.NewRecordBatch(w.arrowSchema, cols, rec.NumRows()), nil
+}
+
+func normalizeColumn(col arrow.Array, f spec.DataField, want arrow.DataType) (arrow.Array, error) {
+	if f.Type.IsAtomic() && arrow.TypeEqual(col.DataType(), want) {
+		if !f.Type.Nullable && col.NullN() > 0 {
+			for r := 0; r < col.Len(); r++ {
+				if col.IsNull(r) {
+					return nil, fmt.Errorf("write: row %d: column %s is NOT NULL but the value is null", r, f.Name)
+				}
+			}
+		}
+		col.Retain()
+		return col, nil
+	}
+	bld := array.NewBuilder(memory.DefaultAllocator, want)
+	defer bld.Release()
+	for r := 0; r < col.Len(); r++ {
+		v, err := parquet.DatumAt(col, r, f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("write: row %d column %s: %w", r, f.Name, err)
+		}
+		if v == nil && !f.Type.Nullable {
+			return nil, fmt.Errorf("write: row %d: column %s is NOT NULL but the value is null", r, f.Name)
+		}
+		if err := parquet.AppendDatum(bld, f.Type, v); err != nil {
+			return nil, fmt.Errorf("write: row %d column %s: %w", r, f.Name, err)
+		}
+	}
+	return bld.NewArray(), nil
+}
+
+// recordSize estimates the buffered size of rec the way rowSize does for Datum rows.
+func recordSize(rec arrow.RecordBatch) int64 {
+	n := rec.NumRows() * int64(16+16*rec.NumCols())
+	for _, c := range rec.Columns() {
+		switch a := c.(type) {
+		case *array.String:
+			n += int64(len(a.ValueBytes()))
+		case *array.Binary:
+			n += int64(len(a.ValueBytes()))
+		}
+	}
+	return n
+}
+
+// route returns the buffer of row r's (partition, bucket), creating it on first use.
+func (w *Writer) route(rec arrow.RecordBatch, r int) (*bucketBuffer, error) {
+	w.partBuf.Reset(len(w.partIdx))
+	for i, p := range w.partIdx {
+		if err := setFromArrow(&w.partBuf, i, w.partT[i], rec.Column(p), r); err != nil {
+			return nil, fmt.Errorf("partition: %w", err)
+		}
+	}
+	ps := w.parts[string(w.partBuf.Bytes())]
+	if ps == nil {
+		ps = &partState{buckets: make([]*bucketBuffer, max(w.numBkt, 1))}
+		w.parts[string(w.partBuf.Bytes())] = ps
+	}
+	var bucket int32
+	if w.numBkt > 0 {
+		w.rowBuf.Reset(len(w.bktIdx))
+		for i, p := range w.bktIdx {
+			if err := setFromArrow(&w.rowBuf, i, w.bktT[i], rec.Column(p), r); err != nil {
+				return nil, fmt.Errorf("bucket key: %w", err)
+			}
+		}
+		bucket = int32(binrow.Bucket(binrow.Hash(w.rowBuf.Bytes()), int(w.numBkt)))
+	}
+	b := ps.buckets[max(bucket, 0)]
+	if b == nil {
+		pb := w.partBuf.AppendSerialized(nil)
+		k := bucketKey{string(pb), bucket}
+		if b = w.buckets[k]; b == nil {
+			b = &bucketBuffer{partition: pb, bucket: bucket, nextSeq: w.startSeq(k)}
+			w.buckets[k] = b
+		}
+		ps.buckets[max(bucket, 0)] = b
+	}
+	return b, nil
+}
+
+// setFromArrow sets field i of bld to row r of col, without boxing for BIGINT and VARCHAR columns.
+func setFromArrow(bld *binrow.Builder, i int, t spec.DataType, col arrow.Array, r int) error {
+	if !col.IsNull(r) {
+		switch a := col.(type) {
+		case *array.Int64:
+			if t.Root == spec.BigInt {
+				bld.SetInt64(i, a.Value(r))
+				return nil
+			}
+		case *array.String:
+			if t.Root == spec.VarChar {
+				bld.SetString(i, a.Value(r))
+				return nil
+			}
+		}
+	}
+	v, err := parquet.DatumAt(col, r, t)
+	if err != nil {
+		return err
+	}
+	return bld.Set(i, t, v)
+}
+
+// concatPending returns the pending batches as one batch (the caller releases it).
+func (w *Writer) concatPending() (arrow.RecordBatch, error) {
+	if len(w.pending) == 1 {
+		w.pending[0].Retain()
+		return w.pending[0], nil
+	}
+	cols := make([]arrow.Array, len(w.t.Schema.Fields))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	parts := make([]arrow.Array, len(w.pending))
+	for c := range cols {
+		for i, p := range w.pending {
+			parts[i] = p.Column(c)
+		}
+		col, err := array.Concatenate(parts, memory.DefaultAllocator)
+		if err != nil {
+			return nil, fmt.Errorf("write: concatenate column %s: %w", w.t.Schema.Fields[c].Name, err)
+		}
+		cols[c] = col
+	}
+	return array.NewRecordBatch(w.arrowSchema, cols, w.pendingRows), nil
+}
+
+// releasePending drops the pending batches; every bucket must have been flushed (or discarded).
+func (w *Writer) releasePending() {
+	for _, p := range w.pending {
+		p.Release()
+	}
+	w.pending, w.pendingRows = nil, 0
+}
+
+// writeRowColumnar buffers one Datum row on the columnar path as a one-row batch.
+func (w *Writer) writeRowColumnar(ctx context.Context, row []any, kind spec.RowKind) error {
+	bld := array.NewRecordBuilder(memory.DefaultAllocator, w.arrowSchema)
+	defer bld.Release()
+	for c, f := range w.t.Schema.Fields {
+		if err := parquet.AppendDatum(bld.Field(c), f.Type, row[c]); err != nil {
+			return fmt.Errorf("write: column %s: %w", f.Name, err)
+		}
+	}
+	rec := bld.NewRecordBatch()
+	defer rec.Release()
+	return w.writeColumnar(ctx, rec, []spec.RowKind{kind}, -1)
+}

@@ -1,0 +1,233 @@
+package write
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/mergetree"
+	"github.com/lakeload/lakeload/paimon/spec"
+)
+
+// flushColumnar writes the columnar rows of one bucket (indexes into all, the concatenated pending
+// batches) as level-0 files: primary-key buckets sorted and folded, append buckets in arrival order.
+func (w *Writer) flushColumnar(ctx context.Context, b *bucketBuffer, all arrow.RecordBatch) error {
+	sel, seqs, kinds := b.idx, b.seqs, b.kinds
+	b.idx, b.kinds, b.seqs = nil, nil, nil
+	if len(sel) == 0 {
+		return nil
+	}
+	var keys [][]any
+	if w.merge != nil {
+		var err error
+		if sel, seqs, kinds, keys, err = w.foldColumnar(all, sel, seqs, kinds); err != nil {
+			return fmt.Errorf("fold bucket %d: %w", b.bucket, err)
+		}
+	}
+	target := w.t.Options.TargetFileSize(w.merge != nil)
+	chunk := chunkRowsColumnar(target, all, sel)
+	for start := 0; start < len(sel); {
+		f, err := w.newFile(ctx, b, chunk)
+		if err != nil {
+			return err
+		}
+		for start < len(sel) {
+			end := min(start+chunk, len(sel))
+			var ks [][]any
+			if keys != nil {
+				ks = keys[start:end]
+			}
+			if err := f.writeColumns(ctx, all, sel[start:end], seqs[start:end], kinds[start:end], ks); err != nil {
+				f.abort()
+				return err
+			}
+			start = end
+			if f.cw.n >= target {
+				break
+			}
+		}
+		meta, err := f.finish()
+		if err != nil {
+			return err
+		}
+		b.files = append(b.files, meta)
+	}
+	return nil
+}
+
+// foldColumnar sorts the bucket's rows by key and keeps one per key (mergetree.Fold with the
+// deduplicate engine, which looks only at keys, sequence numbers and kinds). Sequence numbers of a
+// bucket are unique: Write numbers rows per bucket, WriteSeq callers guarantee it.
+func (w *Writer) foldColumnar(all arrow.RecordBatch, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any, error) {
+	if len(w.keyIdx) == 1 && !w.merge.IgnoreDelete() {
+		if col, ok := all.Column(w.keyIdx[0]).(*array.Int64); ok && col.NullN() == 0 {
+			osel, oseq, okind, keys := dedupInt64(col, sel, seqs, kinds)
+			return osel, oseq, okind, keys, nil
+		}
+	}
+	fields := w.t.Schema.Fields
+	recs := make([]mergetree.KeyValue, len(sel))
+	pos := make(map[int64]int, len(sel))
+	flat := make([]any, len(sel)*len(w.keyIdx))
+	for i, row := range sel {
+		key := flat[i*len(w.keyIdx) : (i+1)*len(w.keyIdx) : (i+1)*len(w.keyIdx)]
+		for j, p := range w.keyIdx {
+			v, err := parquet.DatumAt(all.Column(p), int(row), fields[p].Type)
+			if err != nil {
+				return nil, nil, nil, nil, fmt.Errorf("key column %s: %w", fields[p].Name, err)
+			}
+			key[j] = v
+		}
+		recs[i] = mergetree.KeyValue{Key: key, Seq: seqs[i], Kind: kinds[i]}
+		if _, dup := pos[seqs[i]]; dup {
+			return nil, nil, nil, nil, fmt.Errorf("sequence number %d given to two rows of the bucket", seqs[i])
+		}
+		pos[seqs[i]] = i
+	}
+	out, err := mergetree.Fold(w.merge, recs)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	osel := make([]int64, len(out))
+	oseq := make([]int64, len(out))
+	okind := make([]spec.RowKind, len(out))
+	keys := make([][]any, len(out))
+	for i, kv := range out {
+		p := pos[kv.Seq]
+		osel[i], oseq[i], okind[i], keys[i] = sel[p], kv.Seq, kv.Kind, kv.Key
+	}
+	return osel, oseq, okind, keys, nil
+}
+
+// chunkRowsColumnar is chunkRows for rows given by index into all.
+func chunkRowsColumnar(target int64, all arrow.RecordBatch, sel []int64) int {
+	sample := min(len(sel), 256)
+	var bytes int64
+	for _, r := range sel[:sample] {
+		bytes += int64(16 + 16*all.NumCols())
+		for _, c := range all.Columns() {
+			switch a := c.(type) {
+			case *array.String:
+				if a.IsValid(int(r)) {
+					bytes += int64(a.ValueLen(int(r)))
+				}
+			case *array.Binary:
+				if a.IsValid(int(r)) {
+					bytes += int64(a.ValueLen(int(r)))
+				}
+			}
+		}
+	}
+	avg := max(1, bytes/int64(max(1, sample)))
+	rows := target * 4 / avg / 4
+	return int(min(max(rows, 1), 65536))
+}
+
+// writeColumns appends the rows sel of all (with their sequence numbers, kinds and, for primary-key
+// tables, keys) as one row group.
+func (f *fileWriter) writeColumns(ctx context.Context, all arrow.RecordBatch, sel, seqs []int64, kinds []spec.RowKind, keys [][]any) error {
+	n := len(sel)
+	ib := array.NewInt64Builder(memory.DefaultAllocator)
+	ib.AppendValues(sel, nil)
+	indices := ib.NewInt64Array()
+	ib.Release()
+	defer indices.Release()
+	taken := make([]arrow.Array, all.NumCols())
+	defer func() {
+		for _, a := range taken {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for c := range taken {
+		a, err := compute.TakeArray(ctx, all.Column(c), indices)
+		if err != nil {
+			return fmt.Errorf("data file %s column %s: %w", f.path, f.w.t.Schema.Fields[c].Name, err)
+		}
+		taken[c] = a
+	}
+	var cols []arrow.Array
+	if f.w.merge != nil {
+		for _, p := range f.w.keyIdx {
+			cols = append(cols, taken[p])
+		}
+		sb := array.NewInt64Builder(memory.DefaultAllocator)
+		sb.AppendValues(seqs, nil)
+		kb := array.NewInt8Builder(memory.DefaultAllocator)
+		kb.Reserve(n)
+		for _, k := range kinds {
+			kb.UnsafeAppend(int8(k))
+		}
+		s, k := sb.NewArray(), kb.NewArray()
+		sb.Release()
+		kb.Release()
+		defer s.Release()
+		defer k.Release()
+		cols = append(cols, s, k)
+	}
+	cols = append(cols, taken...)
+	rec := array.NewRecordBatch(f.schema, cols, int64(n))
+	defer rec.Release()
+	if err := f.pw.Write(rec); err != nil {
+		return fmt.Errorf("write data file %s: %w", f.path, err)
+	}
+	for i, s := range seqs {
+		if f.minSeq < 0 || s < f.minSeq {
+			f.minSeq = s
+		}
+		if s > f.maxSeq {
+			f.maxSeq = s
+		}
+		if kinds[i].IsRetract() {
+			f.deletes++
+		}
+	}
+	if len(keys) > 0 {
+		if f.firstKey == nil {
+			f.firstKey = keys[0]
+		}
+		f.lastKey = keys[len(keys)-1]
+	}
+	f.rows += int64(n)
+	return nil
+}
+
+// dedupInt64 is foldColumnar for one non-null BIGINT key: rows sorted by (key, sequence number), the
+// last row of each key kept, as mergetree.Fold does for the deduplicate engine without ignore-delete.
+func dedupInt64(col *array.Int64, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any) {
+	type entry struct {
+		key, seq int64
+		pos      int
+	}
+	vals := col.Int64Values()
+	es := make([]entry, len(sel))
+	for i, r := range sel {
+		es[i] = entry{vals[r], seqs[i], i}
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	var osel, oseq []int64
+	var okind []spec.RowKind
+	var keys [][]any
+	for i, e := range es {
+		if i+1 < len(es) && es[i+1].key == e.key {
+			continue // a later row of the same key wins
+		}
+		osel = append(osel, sel[e.pos])
+		oseq = append(oseq, e.seq)
+		okind = append(okind, kinds[e.pos])
+		keys = append(keys, []any{e.key})
+	}
+	return osel, oseq, okind, keys
+}
