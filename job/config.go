@@ -30,7 +30,12 @@ type Config struct {
 
 	CommitRows  int64         // rows per window (default 1,000,000)
 	CommitEvery time.Duration // target duration of a window, sized from measured throughput (0: off)
-	Parallelism int           // write tasks per window (default: number of CPUs)
+	Parallelism int           // readers and flushes running at once (default: number of CPUs)
+	// SplitTasks runs Parallelism write tasks per window, each over a contiguous group of splits with
+	// writers of its own (the task model a distributed executor uses: every task stores its own
+	// result). By default a window is one task whose splits are read in parallel and whose rows go to
+	// one writer per (partition, bucket), flushed in parallel — fewer, larger files.
+	SplitTasks bool
 
 	Transform        Transform
 	Takeover         bool    // take the lease from a live runner (it must be stopped)

@@ -67,7 +67,8 @@ func (e *scEnv) table() *table.Table { return e.fx.Open(e.t, e.wh, local.New()) 
 // cfg is the job's Config: the same every run (resume = run again).
 func (e *scEnv) cfg(commitRows int64, parallelism int, hook func(string, int64) error) job.Config {
 	return job.Config{Name: "sc-" + e.fx.Name, Table: e.table(), InputFS: local.New(), From: e.glob, Store: e.store,
-		Mapping: source.MappingOptions{OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: parallelism, Hook: hook}
+		Mapping: source.MappingOptions{OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: parallelism, Hook: hook,
+		SplitTasks: true} // the scenarios are phrased in terms of write tasks with results of their own
 }
 
 // mustCrash runs cfg and requires it to fail with errScCrash.

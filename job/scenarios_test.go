@@ -379,7 +379,7 @@ func TestScenario12_RerunWithRetainedCheckpoint(t *testing.T) {
 		t.Fatalf("rerun of the finished job: %+v, snapshots %v → %v; want nothing done", res, before, e.snapshotIDs())
 	}
 	other := job.Config{Name: "sc-new", Table: e.table(), InputFS: local.New(), From: path.Join(e.in, newFile.Name),
-		Store: checkpoint.NewStore(local.New(), t.TempDir()), CommitRows: 100, Parallelism: 2}
+		Store: checkpoint.NewStore(local.New(), t.TempDir()), CommitRows: 100, Parallelism: 2, SplitTasks: true}
 	if _, err := job.Run(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
@@ -965,7 +965,7 @@ func TestScenario30_ConcurrentPartialUpdateJobs(t *testing.T) {
 	bDir := t.TempDir()
 	fx.WriteFile(t, path.Join(bDir, bFile.Name), bFile)
 	b := job.Config{Name: "sc-other", Table: e.table(), InputFS: local.New(), From: path.Join(bDir, "*.parquet"),
-		Store: checkpoint.NewStore(local.New(), t.TempDir()), CommitRows: 10, Parallelism: 1}
+		Store: checkpoint.NewStore(local.New(), t.TempDir()), CommitRows: 10, Parallelism: 1, SplitTasks: true}
 	if _, err := job.Run(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,7 @@ func TestSeedScenario(t *testing.T) {
 	e := newLoadEnv(t, fx, fx.WriteInputs(t, loadtest.TempDir(t)))
 	cfg := e.config(150) // windows of 3 files; 3 tasks of one file each
 	cfg.Parallelism = 3
+	cfg.SplitTasks = true // the seed scenario needs several tasks with results of their own
 	var written, stored atomic.Int32
 	cfg.Hook = func(p string, w int64) error {
 		if w != 2 {

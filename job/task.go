@@ -74,7 +74,12 @@ func runTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput
 	return out, nil
 }
 
-func writeSplit(ctx context.Context, fs fileio.FileIO, t *table.Table, w *write.Writer, sp SplitInWindow, opts source.MappingOptions, tf Transform,
+// seqWriter is where a task's rows go: a writer of its own, or one shared by the window's readers.
+type seqWriter interface {
+	WriteSeq(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error
+}
+
+func writeSplit(ctx context.Context, fs fileio.FileIO, t *table.Table, w seqWriter, sp SplitInWindow, opts source.MappingOptions, tf Transform,
 	ids *idFilter, out *TaskOutput) (int64, error) {
 	r, err := file.Open(ctx, fs, sp.Split, t.Schema, opts)
 	if err != nil {

@@ -77,7 +77,11 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 	for _, i := range w.Splits {
 		total += EstimatedRows(d.plan[i])
 	}
-	per := max(total/int64(d.cfg.Parallelism), 1)
+	tasks := d.cfg.Parallelism
+	if !d.cfg.SplitTasks {
+		tasks = 1 // one task per window: its rows go to one writer per (partition, bucket)
+	}
+	per := max(total/int64(tasks), 1)
 	var out []TaskInput
 	cur := TaskInput{Window: w.Window, Attempt: attempt}
 	var curRows int64
@@ -87,7 +91,7 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 		cur.Splits = append(cur.Splits, SplitInWindow{Index: i, Split: s, FirstSeq: seq})
 		seq += span(s)
 		curRows += EstimatedRows(s)
-		if curRows >= per && len(out) < d.cfg.Parallelism-1 {
+		if curRows >= per && len(out) < tasks-1 {
 			out = append(out, cur)
 			cur = TaskInput{Window: w.Window, Attempt: attempt, Task: len(out)}
 			curRows = 0
@@ -101,7 +105,13 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 
 // runAndStore runs one task and stores its result; only a stored result counts.
 func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
-	out, err := runTask(ctx, d.cfg.InputFS, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter)
+	var out TaskOutput
+	var err error
+	if d.cfg.SplitTasks {
+		out, err = runTask(ctx, d.cfg.InputFS, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter)
+	} else {
+		out, err = runWindowTask(ctx, d.cfg.InputFS, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter, d.cfg.Parallelism)
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -174,7 +174,9 @@ func (w *Writer) newFile(ctx context.Context, b *bucketBuffer, chunk int) (*file
 		_ = out.Abort()
 		return nil, err
 	}
+	w.writtenMu.Lock()
 	w.written = append(w.written, path)
+	w.writtenMu.Unlock()
 	return &fileWriter{w: w, b: b, name: name, path: path, out: out, cw: cw, pw: pw, fields: fields, schema: schema, minSeq: -1}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -49,22 +50,23 @@ type bucketBuffer struct {
 // Writer buffers rows per (partition, bucket) and writes level-0 data files.
 // It is not safe for concurrent use.
 type Writer struct {
-	t        *table.Table
-	o        Options
-	paths    *table.Paths
-	merge    *mergetree.Config // nil for append tables
-	partIdx  []int
-	partT    []spec.DataType
-	bktIdx   []int
-	bktT     []spec.DataType
-	keyIdx   []int
-	kindIdx  int // column named by option rowkind.field, -1 if none
-	buckets  map[bucketKey]*bucketBuffer
-	restored map[bucketKey]int64 // max live sequence number per bucket
-	numBkt   int32
-	buffered int64
-	written  []string // full paths of files written, for Abort
-	rowBuf   binrow.Builder
+	t         *table.Table
+	o         Options
+	paths     *table.Paths
+	merge     *mergetree.Config // nil for append tables
+	partIdx   []int
+	partT     []spec.DataType
+	bktIdx    []int
+	bktT      []spec.DataType
+	keyIdx    []int
+	kindIdx   int // column named by option rowkind.field, -1 if none
+	buckets   map[bucketKey]*bucketBuffer
+	restored  map[bucketKey]int64 // max live sequence number per bucket
+	numBkt    int32
+	buffered  int64
+	written   []string   // full paths of files written, for Abort
+	writtenMu sync.Mutex // guards written during parallel flushes
+	rowBuf    binrow.Builder
 
 	// Columnar path (columnar.go), used when columnar is set.
 	columnar    bool
@@ -341,7 +343,25 @@ func rowSize(row []any) int64 {
 	return n
 }
 
-func (w *Writer) flushAll(ctx context.Context) error {
+// Runner runs independent functions, possibly concurrently, and returns the first error. This
+// package starts no goroutines: a caller that wants parallel flushes passes a Runner that does.
+type Runner func(fns []func() error) error
+
+// sequential runs fns one after the other.
+func sequential(fns []func() error) error {
+	for _, fn := range fns {
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *Writer) flushAll(ctx context.Context) error { return w.flushAllWith(ctx, sequential) }
+
+// flushAllWith flushes every bucket; each bucket's flush is one function given to run. The flushes
+// share only read-only state and the path factory (safe for concurrent use).
+func (w *Writer) flushAllWith(ctx context.Context, run Runner) error {
 	keys := make([]bucketKey, 0, len(w.buckets))
 	for k := range w.buckets {
 		keys = append(keys, k)
@@ -361,17 +381,18 @@ func (w *Writer) flushAll(ctx context.Context) error {
 		defer all.Release()
 		defer w.releasePending()
 	}
+	fns := make([]func() error, 0, len(keys))
 	for _, k := range keys {
 		b := w.buckets[k]
-		if len(b.idx) > 0 {
-			if err := w.flushColumnar(ctx, b, all); err != nil {
-				return err
+		fns = append(fns, func() error {
+			if len(b.idx) > 0 {
+				return w.flushColumnar(ctx, b, all)
 			}
-			continue
-		}
-		if err := w.flush(ctx, b); err != nil {
-			return err
-		}
+			return w.flush(ctx, b)
+		})
+	}
+	if err := run(fns); err != nil {
+		return err
 	}
 	w.buffered = 0
 	return nil
@@ -380,7 +401,13 @@ func (w *Writer) flushAll(ctx context.Context) error {
 // Prepare flushes every buffer and returns one commit message per (partition, bucket) written.
 // The writer can keep writing afterwards; later messages hold only later files.
 func (w *Writer) Prepare(ctx context.Context) ([]table.CommitMessage, error) {
-	if err := w.flushAll(ctx); err != nil {
+	return w.PrepareWith(ctx, sequential)
+}
+
+// PrepareWith is Prepare with the flush of each (partition, bucket) handed to run, which may run
+// them concurrently (one writer per bucket, flushed in parallel).
+func (w *Writer) PrepareWith(ctx context.Context, run Runner) ([]table.CommitMessage, error) {
+	if err := w.flushAllWith(ctx, run); err != nil {
 		return nil, err
 	}
 	var msgs []table.CommitMessage

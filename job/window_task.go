@@ -1,0 +1,106 @@
+package job
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/write"
+	"github.com/lakeload/lakeload/source"
+)
+
+// lockedWriter lets several readers feed one writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *write.Writer
+}
+
+func (l *lockedWriter) WriteSeq(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.WriteSeq(ctx, rec, kinds, firstSeq)
+}
+
+// runWindowTask is the in-process form of a window's single task: up to parallelism splits are read
+// at once, every row goes to one writer per (partition, bucket), and the buckets are flushed in
+// parallel. Sequence numbers come from split positions, so the order in which readers deliver
+// batches does not matter (I4). On error the task's files are deleted: they belong to no commit.
+func runWindowTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform,
+	ids *idFilter, parallelism int) (TaskOutput, error) {
+	w, err := write.New(ctx, t, write.Options{})
+	if err != nil {
+		return TaskOutput{}, err
+	}
+	lw := &lockedWriter{w: w}
+	outs := make([]TaskOutput, len(in.Splits))
+	fns := make([]func() error, len(in.Splits))
+	for i, sp := range in.Splits {
+		fns[i] = func() error {
+			n, err := writeSplit(ctx, fs, t, lw, sp, opts, tf, ids, &outs[i])
+			outs[i].Rows = n
+			return err
+		}
+	}
+	if err := runParallel(ctx, parallelism, fns); err != nil {
+		_ = w.Abort(context.WithoutCancel(ctx))
+		return TaskOutput{}, err
+	}
+	var out TaskOutput
+	for i, o := range outs {
+		out.Rows += o.Rows
+		out.Skipped += o.Skipped
+		out.IDs = append(out.IDs, o.IDs...)
+		out.Covered = append(out.Covered, in.Splits[i].Index)
+	}
+	slices.Sort(out.IDs)
+	slices.Sort(out.Covered)
+	if out.Messages, err = w.PrepareWith(ctx, func(fns []func() error) error { return runParallel(ctx, parallelism, fns) }); err != nil {
+		_ = w.Abort(context.WithoutCancel(ctx))
+		return TaskOutput{}, err
+	}
+	return out, nil
+}
+
+// runParallel runs fns with at most n at a time and returns the first error; after an error the
+// functions not yet started are skipped.
+func runParallel(ctx context.Context, n int, fns []func() error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	sem := make(chan struct{}, max(n, 1))
+	for _, fn := range fns {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := fn(); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
