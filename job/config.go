@@ -11,6 +11,7 @@ import (
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/source"
+	"github.com/lakeload/lakeload/source/file"
 )
 
 // Config describes a load job. The same Config run again resumes the job.
@@ -21,6 +22,9 @@ type Config struct {
 	From    string         // input glob (ignored when Splits is set)
 	Format  string         // parquet, csv, jsonl or "" (by extension)
 	Splits  []source.Split // pre-planned input (library users); nil plans From
+	// Source reads the splits; default: files on InputFS (source/file). A custom Source needs Splits;
+	// its splits are not fingerprinted (the source must give the same rows for a split every time).
+	Source  source.Source
 	Store   *checkpoint.Store
 	Mapping source.MappingOptions
 	// IDColumn turns on row-id mode: the table column (integer or string type) holding a unique id
@@ -82,6 +86,11 @@ func (c *Config) defaults() error {
 	}
 	if c.Table == nil || c.Store == nil {
 		return fmt.Errorf("job: table and checkpoint store are required")
+	}
+	if c.Source == nil {
+		c.Source = file.Source{FS: c.InputFS}
+	} else if c.Splits == nil {
+		return fmt.Errorf("job: a custom Source needs Config.Splits")
 	}
 	if c.CommitRows <= 0 {
 		c.CommitRows = 1_000_000

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-
-	"github.com/lakeload/lakeload/source/file"
 )
 
 // DryRunReport is filled by a dry run: the plan and the outcome of reading a sample of every file.
@@ -52,7 +50,7 @@ func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
 		}
 		seen[s.Path] = true
 		rep.Files++
-		r, err := file.Open(ctx, d.cfg.InputFS, s, d.t.Schema, d.cfg.Mapping)
+		r, err := d.cfg.Source.Open(ctx, s, d.t.Schema, d.cfg.Mapping)
 		if err != nil {
 			return rep, &InputError{Err: err}
 		}

@@ -18,6 +18,9 @@ import (
 // splits take their place in the input order. replan reports whether it wrote a revision; the caller
 // then picks the window again from the reloaded State.
 func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
+	if d.cfg.InputFS == nil {
+		return false, nil // a custom Source: splits are not files and are never re-planned
+	}
 	remaining := map[int]bool{}
 	for _, i := range d.st.Remaining() {
 		remaining[i] = true

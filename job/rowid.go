@@ -12,7 +12,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/paimon/spec"
-	"github.com/lakeload/lakeload/source/file"
 )
 
 // Row-id mode (Config.IDColumn): every row carries a unique id in a table column. Tasks record the
@@ -119,7 +118,7 @@ func (d *driver) checkWindowIDs(ctx context.Context, w int64, splits []int) erro
 	for _, i := range d.st.InInputOrder(splits) {
 		sp := d.plan[i]
 		if err := func() error {
-			r, err := file.Open(ctx, d.cfg.InputFS, sp, proj, opts)
+			r, err := d.cfg.Source.Open(ctx, sp, proj, opts)
 			if err != nil {
 				return &InputError{Err: err}
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/source"
+	"github.com/lakeload/lakeload/source/file"
 )
 
 // rowIDEnv is an append table (unique BIGINT id per row) loaded in row-id mode: 6 files of 30 rows,
@@ -290,7 +291,7 @@ func TestRowIDTaskSkipsPublishedIDs(t *testing.T) {
 	}
 	in := TaskInput{Window: 2, Attempt: 1, Splits: []SplitInWindow{{Index: 0, Split: splits[0], FirstSeq: 100}, {Index: 1, Split: splits[1], FirstSeq: 200}}}
 	skip := map[string]int64{"0": 1, "3": 1, "4": 1, "19": 1}
-	out, err := runTask(context.Background(), local.New(), e.tbl, in, source.MappingOptions{}, nil, &idFilter{col: 0, published: skip})
+	out, err := runTask(context.Background(), file.Source{FS: local.New()}, e.tbl, in, source.MappingOptions{}, nil, &idFilter{col: 0, published: skip})
 	if err != nil {
 		t.Fatal(err)
 	}

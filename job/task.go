@@ -8,12 +8,10 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
 	"github.com/lakeload/lakeload/source"
-	"github.com/lakeload/lakeload/source/file"
 )
 
 // Transform optionally rewrites each input batch before it is written (library users only). It
@@ -50,14 +48,14 @@ type TaskOutput struct {
 // FirstSeq + row index. It aborts (deletes) its files on error: they belong to no commit.
 // In row-id mode (ids != nil) it records the id of every row written and skips rows whose id an
 // earlier window published.
-func runTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform, ids *idFilter) (TaskOutput, error) {
+func runTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform, ids *idFilter) (TaskOutput, error) {
 	w, err := write.New(ctx, t, write.Options{})
 	if err != nil {
 		return TaskOutput{}, err
 	}
 	out := TaskOutput{}
 	for _, sp := range in.Splits {
-		n, err := writeSplit(ctx, fs, t, w, sp, opts, tf, ids, &out)
+		n, err := writeSplit(ctx, src, t, w, sp, opts, tf, ids, &out)
 		out.Rows += n
 		if err != nil {
 			_ = w.Abort(ctx)
@@ -79,9 +77,9 @@ type seqWriter interface {
 	WriteSeq(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error
 }
 
-func writeSplit(ctx context.Context, fs fileio.FileIO, t *table.Table, w seqWriter, sp SplitInWindow, opts source.MappingOptions, tf Transform,
+func writeSplit(ctx context.Context, src source.Source, t *table.Table, w seqWriter, sp SplitInWindow, opts source.MappingOptions, tf Transform,
 	ids *idFilter, out *TaskOutput) (int64, error) {
-	r, err := file.Open(ctx, fs, sp.Split, t.Schema, opts)
+	r, err := src.Open(ctx, sp.Split, t.Schema, opts)
 	if err != nil {
 		return 0, &InputError{Err: err}
 	}

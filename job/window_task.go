@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
@@ -29,7 +28,7 @@ func (l *lockedWriter) WriteSeq(ctx context.Context, rec arrow.RecordBatch, kind
 // at once, every row goes to one writer per (partition, bucket), and the buckets are flushed in
 // parallel. Sequence numbers come from split positions, so the order in which readers deliver
 // batches does not matter (I4). On error the task's files are deleted: they belong to no commit.
-func runWindowTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform,
+func runWindowTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform,
 	ids *idFilter, parallelism int) (TaskOutput, error) {
 	w, err := write.New(ctx, t, write.Options{})
 	if err != nil {
@@ -40,7 +39,7 @@ func runWindowTask(ctx context.Context, fs fileio.FileIO, t *table.Table, in Tas
 	fns := make([]func() error, len(in.Splits))
 	for i, sp := range in.Splits {
 		fns[i] = func() error {
-			n, err := writeSplit(ctx, fs, t, lw, sp, opts, tf, ids, &outs[i])
+			n, err := writeSplit(ctx, src, t, lw, sp, opts, tf, ids, &outs[i])
 			outs[i].Rows = n
 			return err
 		}

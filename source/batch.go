@@ -49,3 +49,10 @@ type Reader interface {
 	// Close releases the input file.
 	Close() error
 }
+
+// Source reads the splits of a load: files (source/file.Source) or anything else a library user
+// implements. Reading a split again must give the same rows in the same order (a recomputed window
+// writes the same sequence numbers).
+type Source interface {
+	Open(ctx context.Context, s Split, table *spec.TableSchema, opts MappingOptions) (Reader, error)
+}
