@@ -14,12 +14,22 @@ type DryRunReport struct {
 	Files         int
 	EstimatedRows int64
 	SampledRows   int64
+	Windows       int           // windows the input would make at Config.CommitRows
+	Inputs        []DryRunInput // per input file, in plan order
+}
+
+// DryRunInput is one input file of a dry run's plan.
+type DryRunInput struct {
+	Path          string
+	Format        string
+	Splits        int
+	EstimatedRows int64 // exact for Parquet, from the size for text formats
 }
 
 // String summarises the report.
 func (r DryRunReport) String() string {
-	return fmt.Sprintf("%d files in %d splits, about %d rows; %d sampled rows (the first batch of each file) map onto the table",
-		r.Files, r.Splits, r.EstimatedRows, r.SampledRows)
+	return fmt.Sprintf("%d files in %d splits, about %d rows in about %d windows; %d sampled rows (the first batch of each file) map onto the table",
+		r.Files, r.Splits, r.EstimatedRows, r.Windows, r.SampledRows)
 }
 
 // dryRun plans the input (or reads the stored plan), checks the column mapping and the first batch
@@ -42,13 +52,24 @@ func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
 		}
 	}
 	rep := &DryRunReport{Splits: len(d.plan)}
-	seen := map[string]bool{}
+	seen := map[string]int{} // path → index in rep.Inputs
+	var inWindow int64
 	for _, s := range d.plan {
-		rep.EstimatedRows += EstimatedRows(s)
-		if seen[s.Path] {
+		n := EstimatedRows(s)
+		rep.EstimatedRows += n
+		if inWindow == 0 {
+			rep.Windows++
+		}
+		if inWindow += n; inWindow >= d.cfg.CommitRows {
+			inWindow = 0
+		}
+		if i, ok := seen[s.Path]; ok {
+			rep.Inputs[i].Splits++
+			rep.Inputs[i].EstimatedRows += n
 			continue
 		}
-		seen[s.Path] = true
+		seen[s.Path] = len(rep.Inputs)
+		rep.Inputs = append(rep.Inputs, DryRunInput{Path: s.Path, Format: s.Format, Splits: 1, EstimatedRows: n})
 		rep.Files++
 		r, err := d.cfg.Source.Open(ctx, s, d.t.Schema, d.cfg.Mapping)
 		if err != nil {

@@ -127,3 +127,34 @@ func TestRunWithCustomSource(t *testing.T) {
 		t.Errorf("snapshots %v (%v), want one per window (3)", ids, err)
 	}
 }
+
+// TestDryRunReportsThePlan: a dry run lists every input file with its splits and rows and the number
+// of windows CommitRows gives, and writes nothing to the store.
+func TestDryRunReportsThePlan(t *testing.T) {
+	fx := loadtest.Append(41, 5, 40)
+	glob := fx.WriteInputs(t, loadtest.TempDir(t))
+	e := newLoadEnv(t, fx, glob)
+	cfg := e.config(100)
+	cfg.DryRun = true
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.DryRun
+	if rep == nil || rep.Files != 5 || len(rep.Inputs) != 5 || rep.Windows < 2 || rep.SampledRows != 200 {
+		t.Fatalf("dry run report %+v", rep)
+	}
+	var rows int64
+	for _, in := range rep.Inputs {
+		rows += in.EstimatedRows
+		if in.Splits != 1 || in.Path == "" || in.Format == "" {
+			t.Errorf("input %+v", in)
+		}
+	}
+	if rows != rep.EstimatedRows {
+		t.Errorf("inputs add up to %d rows, report says %d", rows, rep.EstimatedRows)
+	}
+	if _, ok := e.state(t).Job(); ok {
+		t.Error("the dry run wrote a job record")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -137,6 +138,14 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			}
 			switch {
 			case res.DryRun != nil:
+				tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "INPUT\tFORMAT\tSPLITS\tROWS (EST.)")
+				for _, f := range res.DryRun.Inputs {
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", f.Path, f.Format, f.Splits, f.EstimatedRows)
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
 				fmt.Fprintf(out, "dry run of job %s into %s: %s; nothing written\n", jf.name, id, res.DryRun)
 			case res.AlreadyDone:
 				fmt.Fprintf(out, "job %s already finished (%d windows); nothing to do. Use 'lakeload job forget' to start it anew.\n", jf.name, res.Windows)
