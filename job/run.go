@@ -517,3 +517,21 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 	}
 	return store.WriteDone(ctx, checkpoint.DoneRecord{JobID: name, Windows: int64(len(st.Windows())), Time: d.cfg.Now().UTC(), Aborted: true})
 }
+
+// Forget removes what lakeload keeps about a job: its snapshot pin (if t is not nil) and its checkpoint
+// store. Committed windows stay in the table. It refuses while a live runner on this host (or any
+// runner on another host) holds the job's lease.
+func Forget(ctx context.Context, t *table.Table, store *checkpoint.Store, name string) error {
+	if l, ok, err := store.CurrentLease(ctx); err == nil && ok && !l.Released {
+		host, _ := os.Hostname()
+		if alive, known := processAlive(host)(l.Owner); alive || !known {
+			return fmt.Errorf("job %s is running (pid %d on %s): stop it first", name, l.Owner.PID, l.Owner.Host)
+		}
+	}
+	if t != nil {
+		if err := unpin(ctx, t, name); err != nil {
+			return err
+		}
+	}
+	return store.FS().DeleteAll(ctx, store.Root())
+}

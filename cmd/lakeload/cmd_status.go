@@ -252,15 +252,11 @@ the same load command afterwards starts a new job that loads all input again. St
 			if err != nil {
 				return err
 			}
-			if l, ok, err := store.CurrentLease(ctx); err == nil && ok && !l.Released {
-				if alive(l.Owner.Host, l.Owner.PID) {
-					return fmt.Errorf("job %s is running (pid %d on %s): stop it first", jf.name, l.Owner.PID, l.Owner.Host)
-				}
+			t, err := cat.LoadTable(ctx, id)
+			if err != nil {
+				t = nil // the table is gone: forget the store only
 			}
-			if t, err := cat.LoadTable(ctx, id); err == nil {
-				_ = t.FS.Delete(ctx, t.Path+"/consumer/consumer-lakeload-"+jf.name)
-			}
-			if err := store.FS().DeleteAll(ctx, store.Root()); err != nil {
+			if err := job.Forget(ctx, t, store, jf.name); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "forgot job %s of %s\n", jf.name, id)

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -32,21 +30,7 @@ func (m *Schemas) Path(id int64) string {
 
 // IDs lists schema ids, ascending.
 func (m *Schemas) IDs(ctx context.Context) ([]int64, error) {
-	infos, err := m.fs.List(ctx, m.dir)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", m.dir, err)
-	}
-	var ids []int64
-	for _, fi := range infos {
-		if fi.IsDir || !strings.HasPrefix(fi.Name, schemaPrefix) {
-			continue
-		}
-		if id, err := strconv.ParseInt(strings.TrimPrefix(fi.Name, schemaPrefix), 10, 64); err == nil {
-			ids = append(ids, id)
-		}
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids, nil
+	return listVersioned(ctx, m.fs, m.dir, schemaPrefix)
 }
 
 // Get reads schema id.

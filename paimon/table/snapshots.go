@@ -55,20 +55,24 @@ func (m *Snapshots) Get(ctx context.Context, id int64) (*spec.Snapshot, error) {
 
 // IDs lists the ids of all snapshot files, ascending. Temporary files (starting with ".") are ignored.
 func (m *Snapshots) IDs(ctx context.Context) ([]int64, error) {
-	infos, err := m.fs.List(ctx, m.dir)
+	return listVersioned(ctx, m.fs, m.dir, snapshotPrefix)
+}
+
+// listVersioned returns the N of every file "<prefix>N" in dir, ascending (Java
+// FileUtils.listVersionedFiles). Other names, temporary files included, are ignored.
+func listVersioned(ctx context.Context, fs fileio.FileIO, dir, prefix string) ([]int64, error) {
+	infos, err := fs.List(ctx, dir)
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", m.dir, err)
+		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
 	var ids []int64
 	for _, fi := range infos {
-		if fi.IsDir || !strings.HasPrefix(fi.Name, snapshotPrefix) {
+		if fi.IsDir || !strings.HasPrefix(fi.Name, prefix) {
 			continue
 		}
-		id, err := strconv.ParseInt(strings.TrimPrefix(fi.Name, snapshotPrefix), 10, 64)
-		if err != nil {
-			continue
+		if id, err := strconv.ParseInt(strings.TrimPrefix(fi.Name, prefix), 10, 64); err == nil {
+			ids = append(ids, id)
 		}
-		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	return ids, nil
