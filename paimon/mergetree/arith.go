@@ -34,35 +34,11 @@ func (f *fieldAgg) arith(op arithOp, a, b any) (any, error) {
 	}
 	switch x := a.(type) {
 	case int8:
-		y, ok := b.(int8)
-		if !ok {
-			return nil, f.typeErr(b)
-		}
-		r, err := smallIntOp(op, int64(x), int64(y), math.MinInt8, math.MaxInt8)
-		if err != nil {
-			return nil, f.wrap(err, overflow)
-		}
-		return int8(r), nil
+		return narrowOp(f, op, x, b, math.MinInt8, math.MaxInt8, overflow)
 	case int16:
-		y, ok := b.(int16)
-		if !ok {
-			return nil, f.typeErr(b)
-		}
-		r, err := smallIntOp(op, int64(x), int64(y), math.MinInt16, math.MaxInt16)
-		if err != nil {
-			return nil, f.wrap(err, overflow)
-		}
-		return int16(r), nil
+		return narrowOp(f, op, x, b, math.MinInt16, math.MaxInt16, overflow)
 	case int32:
-		y, ok := b.(int32)
-		if !ok {
-			return nil, f.typeErr(b)
-		}
-		r, err := smallIntOp(op, int64(x), int64(y), math.MinInt32, math.MaxInt32)
-		if err != nil {
-			return nil, f.wrap(err, overflow)
-		}
-		return int32(r), nil
+		return narrowOp(f, op, x, b, math.MinInt32, math.MaxInt32, overflow)
 	case int64:
 		y, ok := b.(int64)
 		if !ok {
@@ -116,6 +92,20 @@ func (f *fieldAgg) wrap(err error, overflow func() error) error {
 }
 
 // smallIntOp computes op on values of a type narrower than int64 and checks the type's range.
+// narrowOp applies op to a TINYINT/SMALLINT/INT accumulator x and input b of the same Go type,
+// failing on overflow of [lo, hi] as Java 2.x does.
+func narrowOp[T int8 | int16 | int32](f *fieldAgg, op arithOp, x T, b any, lo, hi int64, overflow func() error) (any, error) {
+	y, ok := b.(T)
+	if !ok {
+		return nil, f.typeErr(b)
+	}
+	r, err := smallIntOp(op, int64(x), int64(y), lo, hi)
+	if err != nil {
+		return nil, f.wrap(err, overflow)
+	}
+	return T(r), nil
+}
+
 func smallIntOp(op arithOp, a, b, lo, hi int64) (int64, error) {
 	var r int64
 	switch op {
