@@ -4,6 +4,7 @@
 #   test     everything CI runs: vet, all Go tests (Java + pypaimon oracles required under CI), short fuzz runs
 #   fuzz     every fuzz target for FUZZTIME (default 60s) each
 #   oracles  build the Java oracle jar and the pypaimon venv (oracle/README.md); golden regenerates testdata/golden
+#   s3-server  install versitygw, the S3 server of the object-store tests (docs/object-stores.md)
 
 SHELL := /bin/bash
 GO ?= go
@@ -32,6 +33,15 @@ $(JAVA_ORACLE_JSA): $(JAVA_ORACLE_JAR)
 
 py-oracle:
 	@if ! "$(PY)" -c 'import pypaimon' 2>/dev/null; then oracle/py/setup_venv.sh "$(LAKELOAD_CACHE)/venv"; fi
+
+## s3-server: install versitygw, the S3 server tests run (internal/s3test), into $(LAKELOAD_CACHE)/bin
+VERSITYGW_VERSION := v1.8.0
+.PHONY: s3-server
+s3-server:
+	@if [ "$$(cat $(LAKELOAD_CACHE)/bin/versitygw.version 2>/dev/null)" != "$(VERSITYGW_VERSION)" ] || [ ! -x $(LAKELOAD_CACHE)/bin/versitygw ]; then \
+	  echo "GOBIN=$(LAKELOAD_CACHE)/bin $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)"; \
+	  GOBIN=$(LAKELOAD_CACHE)/bin $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION) && \
+	  echo $(VERSITYGW_VERSION) > $(LAKELOAD_CACHE)/bin/versitygw.version; fi
 
 ## golden: regenerate testdata/golden from testdata/java-written with the Java oracle (+ pypaimon comparison)
 golden: oracles
@@ -72,14 +82,25 @@ soak:
 	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run TestKillSoak ./internal/killsoak 2>&1 | tee build/soak.log
 	@grep -o 'SOAK mode=.*' build/soak.log
 
-## bench: lakeload's writer vs the arrow-go Parquet ceiling on BENCH_ROWS generated rows, BENCH_ROUNDS rounds
-## (bench/README.md); the output goes to bench/results/<date>.txt
+## bench: lakeload vs its peers (pypaimon, Ray Data + pypaimon, Java Paimon) and the arrow-go ceiling: every
+## scenario of bench/README.md on BENCH_ROWS rows, BENCH_ROUNDS interleaved rounds, the RSS line at BENCH_RSS_ROWS;
+## installs the peers first (bench-peers) and writes bench/results/<date>.md
 BENCH_ROWS ?= 2000000
 BENCH_ROUNDS ?= 3
-.PHONY: bench
-bench:
+BENCH_RSS_ROWS ?= 10000000,50000000
+BENCH_JAVA_PEER := $(LAKELOAD_CACHE)/bench-javapeer/paimon-bench-peer.jar
+.PHONY: bench bench-peers
+bench: bench-peers
 	@mkdir -p bench/results
-	set -o pipefail; $(GO) test -run '^$$' -bench Compare -benchtime 1x -count $(BENCH_ROUNDS) -timeout 60m ./bench -rows $(BENCH_ROWS) 2>&1 | tee bench/results/$$(date +%Y-%m-%d).txt
+	LAKELOAD_PY="$(PY)" $(GO) run ./bench/cmd/benchrun -rows $(BENCH_ROWS) -rounds $(BENCH_ROUNDS) -rss-rows $(BENCH_RSS_ROWS)
+
+## bench-peers: the peers' installs: Ray venv ($(LAKELOAD_CACHE)/bench-venv), pypaimon venv, Java peer jar
+bench-peers: py-oracle $(BENCH_JAVA_PEER)
+	bench/py/setup_venv.sh "$(LAKELOAD_CACHE)/bench-venv"
+
+$(BENCH_JAVA_PEER): bench/javapeer/pom.xml $(shell find bench/javapeer/src -name '*.java' 2>/dev/null)
+	cd bench/javapeer && (mvn -q -B -o package -Dpeer.build.dir="$(LAKELOAD_CACHE)/bench-javapeer" 2>/dev/null || mvn -q -B package -Dpeer.build.dir="$(LAKELOAD_CACHE)/bench-javapeer")
+	@touch $@
 
 ## sweep: the long single-fault sweep — every I/O call of a small load fails once (error, torn, landed), then a clean resume (internal/sweep)
 .PHONY: sweep

@@ -36,6 +36,9 @@ func (s *Store) ReadRecords(ctx context.Context) (Records, error) {
 	if err := s.readRevisions(ctx, &rs); err != nil {
 		return rs, err
 	}
+	if err := s.readGenerations(ctx, &rs); err != nil {
+		return rs, err
+	}
 	dir := fileio.Join(s.root, windowsDir)
 	entries, err := s.fs.List(ctx, dir)
 	if err != nil {

@@ -61,7 +61,10 @@ type TaskResult struct {
 	Splits   []int                 `json:"splits"`        // plan indexes covered, strictly ascending
 	IDs      IDList                `json:"ids,omitempty"` // row-id mode: the ids written (compact, see IDList)
 	Rows     int64                 `json:"rows"`
-	Digest   string                `json:"digest"` // hex SHA-256 of the fields above (ResultDigest)
+	// Quarantined counts input rows the task left out (--bad-rows=quarantine); they are listed in
+	// the attempt's quarantine file beside the store (job.QuarantinePath).
+	Quarantined int64  `json:"quarantined,omitempty"`
+	Digest      string `json:"digest"` // hex SHA-256 of the fields above (ResultDigest)
 }
 
 // Committed records a verified commit of a window (windows/<w>/committed). SnapshotID 0 means the
@@ -75,13 +78,15 @@ type Committed struct {
 
 // Published marks the coverage of the committed attempt as done (windows/<w>/published).
 type Published struct {
-	Window  int64     `json:"window"`
-	Attempt int       `json:"attempt"`
-	Splits  []int     `json:"splits"`
-	IDs     IDList    `json:"ids,omitempty"` // row-id mode: the ids of the committed attempt
-	Rows    int64     `json:"rows"`
-	Digest  string    `json:"digest"` // CoverageDigest of the attempt
-	Time    time.Time `json:"time"`
+	Window  int64  `json:"window"`
+	Attempt int    `json:"attempt"`
+	Splits  []int  `json:"splits"`
+	IDs     IDList `json:"ids,omitempty"` // row-id mode: the ids of the committed attempt
+	Rows    int64  `json:"rows"`
+	// Quarantined is the committed attempt's count of rows left out (--bad-rows=quarantine).
+	Quarantined int64     `json:"quarantined,omitempty"`
+	Digest      string    `json:"digest"` // CoverageDigest of the attempt
+	Time        time.Time `json:"time"`
 }
 
 // Voided takes a window out of the job after its marker snapshot vanished from the table (rolled back
@@ -101,6 +106,9 @@ type DoneRecord struct {
 	// Aborted marks a job ended by `lakeload job abort` before all input was published: its
 	// committed windows stay in the table, the rest is never loaded by this job.
 	Aborted bool `json:"aborted,omitempty"`
+	// Generation is the generation this record ends (0 for records written before generations
+	// existed, which end generation 1); see Generation.
+	Generation int `json:"generation,omitempty"`
 }
 
 // Compatible returns an error naming the first result-changing field in which run differs from j:

@@ -19,6 +19,10 @@ type Records struct {
 	Published []Published
 	Voided    []Voided
 	Revisions []PlanRevision
+	// Generations are the started generations ≥ 2 of an incremental job, GenerationsDone their done
+	// records (generation.go).
+	Generations     []Generation
+	GenerationsDone []DoneRecord
 }
 
 // State is the checked, in-memory content of a store. It is a value: nothing changes it after
@@ -34,6 +38,8 @@ type State struct {
 	revisions []PlanRevision
 	dropped   []bool
 	order     []int
+	// generations ≥ 2 (generation.go); done is then the current generation's done record.
+	generations []Generation
 }
 
 // WindowState is one assigned window with everything recorded about it. Read-only.
@@ -59,7 +65,7 @@ func (s State) Job() (JobRecord, bool) { return deref(s.job) }
 // before planning. Dropped splits stay in the list (see Dropped).
 func (s State) Plan() (PlanRecord, bool) { return deref(s.plan) }
 
-// Done returns the done marker, ok=false while the job runs.
+// Done returns the done marker of the current generation, ok=false while it runs.
 func (s State) Done() (DoneRecord, bool) { return deref(s.done) }
 
 // Windows returns the assigned windows, ascending (window i+1 at index i).
@@ -103,7 +109,7 @@ func BuildState(rs Records) (State, error) {
 	st := State{job: rs.Job, plan: rs.Plan, done: rs.Done}
 	if rs.Job == nil {
 		if rs.Plan != nil || rs.Done != nil || len(rs.Assigned)+len(rs.Starts)+len(rs.Results)+
-			len(rs.Committed)+len(rs.Published)+len(rs.Voided)+len(rs.Revisions) > 0 {
+			len(rs.Committed)+len(rs.Published)+len(rs.Voided)+len(rs.Revisions)+len(rs.Generations)+len(rs.GenerationsDone) > 0 {
 			return State{}, corruptf(jobFile, "missing, but the store holds other records: not a lakeload store or a damaged one")
 		}
 		return st, nil
@@ -118,6 +124,9 @@ func BuildState(rs Records) (State, error) {
 		return State{}, corruptf(planFile, "missing, but the plan has revisions")
 	}
 	nsplits := 0 // no plan yet: a crash between job.json and plan.json
+	if err := applyGenerations(&st, rs.Generations, rs.GenerationsDone); err != nil {
+		return State{}, err
+	}
 	if rs.Plan != nil {
 		if err := applyRevisions(&st, rs.Revisions); err != nil {
 			return State{}, err

@@ -89,7 +89,7 @@ func (s *Store) WriteVoided(ctx context.Context, v Voided) error {
 	return s.write(ctx, s.VoidedPath(v.Window), kindVoided, v, v.validate)
 }
 
-// WriteDone creates the job's done marker.
+// WriteDone creates the done marker of generation d.Generation (0 or 1: the job's first generation).
 func (s *Store) WriteDone(ctx context.Context, d DoneRecord) error {
-	return s.write(ctx, fileio.Join(s.root, doneFile), kindDone, d, func() error { return nil })
+	return s.write(ctx, s.GenerationDonePath(d.Generation), kindDone, d, func() error { return nil })
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/metrics"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/source"
 	"github.com/lakeload/lakeload/source/file"
@@ -31,6 +32,19 @@ type Config struct {
 	// per input row. Ids are stored with each attempt's results and published with the committed
 	// attempt; duplicates are refused when a window is assigned. "" = off.
 	IDColumn string
+	// Overwrite replaces data instead of appending: "partitions" replaces the partitions the input
+	// touches, "table" the whole table; "" appends. Windows are staged (written, stored, not
+	// committed) and one OVERWRITE snapshot replaces the data after the last (overwrite.go). A
+	// result-changing option: a job keeps the mode it was created with.
+	Overwrite string
+	// Incremental lets a finished job load the files that appeared under From since its last
+	// generation, as a new generation (incremental.go); files already loaded that changed or
+	// vanished are reported, never reloaded. Without it a finished job does nothing.
+	Incremental bool
+	// BadRows says what happens to a row that fails row-level validation: BadRowsFail (default, "")
+	// stops the load; BadRowsQuarantine leaves the row out and lists it in the attempt's quarantine
+	// file (see QuarantinePath). File-level problems always stop the load.
+	BadRows string
 
 	CommitRows  int64         // rows per window (default 1,000,000)
 	CommitEvery time.Duration // target duration of a window, sized from measured throughput (0: off)
@@ -45,6 +59,12 @@ type Config struct {
 	Takeover         bool    // take the lease from a live runner (it must be stopped)
 	RecomputeWindows []int64 // windows rolled back by hand to recompute as new windows
 	DryRun           bool    // plan and check, write nothing
+	// EvolveSchema "add-columns" (EvolveAddColumns) adds input columns the table lacks as nullable
+	// columns in a new schema before the window that first holds them is written (evolve.go).
+	// "" = off: such columns are an error. Needs the file source.
+	EvolveSchema string
+	// Metrics receives the job's counters and gauges (package metrics); nil = off.
+	Metrics *metrics.Load
 
 	Logger   *slog.Logger
 	Progress func(Progress) // called after each window and at the end
@@ -66,6 +86,7 @@ const (
 	PointBeforePublish  = "before-publish"  // `committed` written, before `published`
 	PointAfterPublish   = "after-publish"   // window published
 	PointRecoveryAction = "recovery-action" // before each recovery action
+	PointSchemaEvolved  = "schema-evolved"  // the window's new schema file written, before its tasks
 )
 
 // Progress reports a job's state.
@@ -91,6 +112,12 @@ func (c *Config) defaults() error {
 		c.Source = file.Source{FS: c.InputFS}
 	} else if c.Splits == nil {
 		return fmt.Errorf("job: a custom Source needs Config.Splits")
+	}
+	if err := c.checkBadRows(); err != nil {
+		return err
+	}
+	if err := c.checkEvolveMode(); err != nil {
+		return err
 	}
 	if c.CommitRows <= 0 {
 		c.CommitRows = 1_000_000

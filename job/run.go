@@ -14,6 +14,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/source"
@@ -31,9 +32,17 @@ type Result struct {
 	Recovered        int   // recovery actions run
 	WindowsCommitted int64 // windows committed or published by this run (empty windows and recovered ones included)
 	RowsWritten      int64 // input rows written by this run
+	RowsQuarantined  int64 // input rows left out by this run (BadRowsQuarantine), in windows it published
 	Windows          int64 // windows of the job in all
 	LastSnapshotID   int64
 	DryRun           *DryRunReport // set by a dry run, which writes nothing
+	// Incremental jobs: the job's current generation, the new files this run planned as generations,
+	// and loaded files found changed or gone (reported, not reloaded).
+	Generation int
+	NewFiles   int
+	Changed    []checkpoint.FileChange
+	// OverwriteSnapshot is the OVERWRITE snapshot of an overwrite job (0: none, or nothing replaced).
+	OverwriteSnapshot int64
 }
 
 // driver holds the state of one run.
@@ -56,6 +65,8 @@ type driver struct {
 	pubIDs  map[string]int64
 	pubFrom map[int64]bool
 	filter  *idFilter // the running window's filter (nil when row-id mode is off)
+	// indexRecomputes counts windows recomputed after a dynamic-bucket index conflict (dynamic_bucket.go).
+	indexRecomputes int
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.
@@ -63,7 +74,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
 	}
+	if err := cfg.checkModes(); err != nil {
+		return Result{}, err
+	}
 	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1, idCol: -1}
+	ctx = withMetrics(ctx, cfg.Metrics)
 	if cfg.IDColumn != "" {
 		var err error
 		if d.idCol, err = idColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
@@ -98,23 +113,46 @@ func (d *driver) run(ctx context.Context) error {
 	if err := d.open(ctx); err != nil {
 		return err
 	}
-	if dr, done := d.st.Done(); done {
-		if dr.Aborted {
-			return fmt.Errorf("%w: job %s was aborted at %s; forget it ('lakeload job forget') to load the input anew",
-				ErrAborted, d.cfg.Name, dr.Time.Format(time.RFC3339))
+	for worked := false; ; worked = true {
+		d.res.Generation = d.st.Generation()
+		if dr, done := d.st.Done(); done {
+			if dr.Aborted {
+				return fmt.Errorf("%w: job %s was aborted at %s; forget it ('lakeload job forget') to load the input anew",
+					ErrAborted, d.cfg.Name, dr.Time.Format(time.RFC3339))
+			}
+			started := false
+			if d.cfg.Incremental {
+				var err error
+				if started, err = d.startGeneration(ctx); err != nil {
+					return err
+				}
+			}
+			if !started {
+				d.res.AlreadyDone = !worked
+				d.res.Windows = int64(len(d.st.Windows()))
+				return nil
+			}
 		}
-		d.res.AlreadyDone = true
-		d.res.Windows = int64(len(d.st.Windows()))
-		return nil
+		if d.overwrite() {
+			return d.runOverwrite(ctx)
+		}
+		remaining, next, err := d.recover(ctx)
+		if err != nil {
+			return err
+		}
+		if err := d.load(ctx, remaining, next); err != nil {
+			return err
+		}
+		if err := d.finish(ctx); err != nil {
+			return err
+		}
+		if !d.cfg.Incremental {
+			return nil
+		}
+		if d.st, err = d.store.Load(ctx); err != nil {
+			return err
+		}
 	}
-	remaining, next, err := d.recover(ctx)
-	if err != nil {
-		return err
-	}
-	if err := d.load(ctx, remaining, next); err != nil {
-		return err
-	}
-	return d.finish(ctx)
 }
 
 func (d *driver) acquireLease(ctx context.Context) (*checkpoint.Lease, error) {
@@ -205,10 +243,15 @@ func (d *driver) open(ctx context.Context) error {
 		}
 	}
 	d.job, d.plan, d.st = job, plan.Splits, st
+	if err := d.completeGeneration(ctx); err != nil {
+		return err
+	}
 	// Every split assigned to a live window must still be the file it was (its rows may be committed).
+	// Incremental jobs skip published windows: their files are done, and a change is only reported.
+	skipPublished := d.cfg.Incremental || d.st.Generation() > 1
 	var assigned []int
-	for _, ws := range st.Windows() {
-		if ws.Voided == nil {
+	for _, ws := range d.st.Windows() {
+		if ws.Voided == nil && (ws.Published == nil || !skipPublished) {
 			assigned = append(assigned, ws.Assigned.Splits...)
 		}
 	}
@@ -223,8 +266,14 @@ func (d *driver) resultOptions() map[string]string {
 	if d.cfg.IDColumn != "" {
 		o["id-column"] = d.cfg.IDColumn // absent when off, so jobs created before row-id mode still resume
 	}
+	if d.cfg.Overwrite != "" {
+		o["overwrite"] = d.cfg.Overwrite // absent when off, like id-column
+	}
 	if m.TimeZone != nil {
 		o["time-zone"] = m.TimeZone.String()
+	}
+	if d.cfg.BadRows == BadRowsQuarantine {
+		o["bad-rows"] = d.cfg.BadRows // absent when failing, so older jobs still resume
 	}
 	return o
 }
@@ -284,6 +333,7 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 			return nil, 0, err
 		}
 		d.res.Recovered++
+		d.cfg.Metrics.RecoveryAction(recoveryLabel(a.Kind))
 	}
 	if voided {
 		// plan.Remaining was computed before the voids ran: reload, so the splits of the voided
@@ -306,6 +356,16 @@ func (d *driver) missingFiles(ctx context.Context, msgs []table.CommitMessage) (
 			if err != nil {
 				return nil, err
 			}
+			ok, err := fileio.Exists(ctx, d.t.FS, p)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				missing = append(missing, p)
+			}
+		}
+		for _, f := range m.NewIndexFiles { // HASH / deletion-vector files the commit would reference
+			p := index.FilePath(d.t, f)
 			ok, err := fileio.Exists(ctx, d.t.FS, p)
 			if err != nil {
 				return nil, err
@@ -356,7 +416,7 @@ func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 		}
 		start := d.cfg.Now()
 		if err := d.runWindow(ctx, a, a.Attempt); err != nil {
-			return err
+			return d.voidAfterInputError(ctx, a, err)
 		}
 		if d.cfg.CommitEvery > 0 {
 			if el := d.cfg.Now().Sub(start); el > 0 {
@@ -396,6 +456,14 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 		return a, err
 	}
 	d.reserve(a)
+	d.cfg.Metrics.SetWindow(w)
+	if d.overwrite() {
+		// The final OVERWRITE snapshot is looked up after the last window's snapshotSeen: keep
+		// expiry from passing it until the job recorded the snapshot (overwrite.go).
+		if err := pin(ctx, d.t, d.cfg.Name, seen+1); err != nil {
+			return a, err
+		}
+	}
 	return a, d.cfg.hook(ctx, PointAssigned, w)
 }
 
@@ -449,7 +517,8 @@ func (d *driver) finish(ctx context.Context) error {
 		return err
 	}
 	d.res.Windows = int64(len(st.Windows()))
-	if err := d.store.WriteDone(ctx, checkpoint.DoneRecord{JobID: d.cfg.Name, Windows: d.res.Windows, Time: d.cfg.Now().UTC()}); err != nil && !errors.Is(err, fileio.ErrExist) {
+	if err := d.store.WriteDone(ctx, checkpoint.DoneRecord{JobID: d.cfg.Name, Windows: d.res.Windows, Time: d.cfg.Now().UTC(),
+		Generation: generationOf(st)}); err != nil && !errors.Is(err, fileio.ErrExist) {
 		return err
 	}
 	d.report(0)
@@ -515,7 +584,8 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 	if err := unpin(ctx, t, name); err != nil {
 		return err
 	}
-	return store.WriteDone(ctx, checkpoint.DoneRecord{JobID: name, Windows: int64(len(st.Windows())), Time: d.cfg.Now().UTC(), Aborted: true})
+	return store.WriteDone(ctx, checkpoint.DoneRecord{JobID: name, Windows: int64(len(st.Windows())), Time: d.cfg.Now().UTC(), Aborted: true,
+		Generation: generationOf(st)})
 }
 
 // Forget removes what lakeload keeps about a job: its snapshot pin (if t is not nil) and its checkpoint

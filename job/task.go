@@ -40,8 +40,9 @@ type TaskOutput struct {
 	Messages []table.CommitMessage
 	Covered  []int // plan indexes of the splits written
 	Rows     int64
-	IDs      []string // row-id mode: the ids of the rows written, sorted
-	Skipped  int64    // row-id mode: rows skipped because an earlier window published their id
+	IDs      []string          // row-id mode: the ids of the rows written, sorted
+	Skipped  int64             // row-id mode: rows skipped because an earlier window published their id
+	Rejected []source.Rejected // rows left out by --bad-rows=quarantine, in split order
 }
 
 // runTask reads the task's splits in order and writes their rows with sequence numbers
@@ -109,6 +110,7 @@ func writeSplit(ctx context.Context, src source.Source, t *table.Table, w seqWri
 			return fmt.Errorf("%s: %w", sp.Split, err)
 		}
 		rows += rec.NumRows()
+		metricsOf(ctx).AddRowsWritten(rec.NumRows())
 		return nil
 	}
 	for {
@@ -118,6 +120,13 @@ func writeSplit(ctx context.Context, src source.Source, t *table.Table, w seqWri
 		}
 		if err != nil {
 			return rows, &InputError{Err: err}
+		}
+		out.Rejected = append(out.Rejected, b.Rejected...)
+		metricsOf(ctx).AddRowsRead(b.Record.NumRows() + int64(len(b.Rejected))) // per batch, off the row path
+		metricsOf(ctx).AddRowsRejected(int64(len(b.Rejected)))
+		if b.Record.NumRows() == 0 { // only rejected rows
+			b.Record.Release()
+			continue
 		}
 		err = writeBatch(b, ids, sp.Split.Path, out, write)
 		b.Record.Release()

@@ -18,6 +18,10 @@ import (
 // runWindow runs attempt a of window w: its tasks write files and store their results, then the
 // window is committed and published.
 func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt int) error {
+	d.cfg.Metrics.SetWindow(w.Window)
+	if err := d.evolve(ctx, w); err != nil {
+		return err
+	}
 	if err := d.checkSchema(ctx); err != nil {
 		return err
 	}
@@ -67,6 +71,9 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 	}
 	d.st = st
 	ws, _ := st.Window(w.Window)
+	if d.overwrite() {
+		return d.stageWindow(ws, attempt) // overwrite jobs commit once, after the last window
+	}
 	return d.commitWindow(ctx, ws, attempt)
 }
 
@@ -78,8 +85,8 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 		total += EstimatedRows(d.plan[i])
 	}
 	tasks := d.cfg.Parallelism
-	if !d.cfg.SplitTasks {
-		tasks = 1 // one task per window: its rows go to one writer per (partition, bucket)
+	if !d.cfg.SplitTasks || dynamicBucket(d.t) {
+		tasks = 1 // one task per window: its rows go to one writer per (partition, bucket); see dynamic_bucket.go
 	}
 	per := max(total/int64(tasks), 1)
 	var out []TaskInput
@@ -118,8 +125,12 @@ func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
 	if err := d.cfg.hook(ctx, PointTaskWritten, in.Window); err != nil {
 		return 0, err
 	}
+	taskID := fmt.Sprintf("t%04d", in.Task)
+	if err := writeQuarantine(ctx, d.store, in.Window, in.Attempt, taskID, out.Rejected); err != nil {
+		return 0, err
+	}
 	_, err = d.store.WriteResult(ctx, checkpoint.TaskResult{Window: in.Window, Attempt: in.Attempt,
-		TaskID: fmt.Sprintf("t%04d", in.Task), Messages: out.Messages, Splits: out.Covered, IDs: out.IDs, Rows: out.Rows})
+		TaskID: taskID, Messages: out.Messages, Splits: out.Covered, IDs: out.IDs, Rows: out.Rows, Quarantined: int64(len(out.Rejected))})
 	if err != nil {
 		return 0, fmt.Errorf("store result of window %d task %d: %w", in.Window, in.Task, err)
 	}
@@ -145,6 +156,9 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 		return err
 	}
 	if err := d.checkSchema(ctx); err != nil {
+		return err
+	}
+	if err := d.checkResultSchemas(w, at.Results); err != nil {
 		return err
 	}
 	if !hasFiles(msgs) {
@@ -175,17 +189,21 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 			return err
 		}
 		props := checkpoint.CommitProperties(d.job, w, a, checkpoint.CoverageDigest(at.Results))
-		res, err := commit.Commit(ctx, d.t, msgs, commit.Options{
-			User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend, Properties: props,
-			LookupAfter:    floor,
-			BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, w) },
+		var res commit.Result
+		err := timedCommit(d.cfg.Metrics, func() (err error) {
+			res, err = commit.Commit(ctx, d.t, msgs, commit.Options{
+				User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend, Properties: props,
+				LookupAfter:    floor,
+				BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, w) },
+			})
+			return err
 		})
 		if err != nil {
 			if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 				// Interrupted (Ctrl-C): say so in a way callers can test, whatever the commit reported.
 				return fmt.Errorf("commit window %d: %w (interrupted: %w)", w, err, cerr)
 			}
-			return fmt.Errorf("commit window %d: %w", w, err)
+			return d.recomputeAfterIndexConflict(ctx, ws, a, fmt.Errorf("commit window %d: %w", w, err))
 		}
 		alreadyCommitted = res.AlreadyCommitted
 	}
@@ -225,6 +243,9 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 		return err
 	}
 	d.res.LastSnapshotID = found[0].ID
+	if !alreadyCommitted && committedAttempt == a {
+		d.cfg.Metrics.AddBytesWritten(fileBytes(msgs))
+	}
 	d.cfg.Logger.Info("window committed", "window", w, "attempt", committedAttempt, "snapshot", found[0].ID,
 		"files", countFiles(msgs), "already_committed", alreadyCommitted)
 	return d.afterCommitted(ctx, w, committedAttempt)
@@ -243,10 +264,16 @@ func (d *driver) afterCommitted(ctx context.Context, w int64, a int) error {
 	if err := d.publish(ctx, ws, a); err != nil {
 		return err
 	}
+	if at, ok := ws.Attempt(a); ok {
+		for _, r := range at.Results {
+			d.res.RowsQuarantined += r.Quarantined
+		}
+	}
 	if d.st, err = d.store.Load(ctx); err != nil {
 		return err
 	}
 	d.res.WindowsCommitted++
+	d.cfg.Metrics.WindowCommitted()
 	d.report(w)
 	return d.cfg.hook(ctx, PointAfterPublish, w)
 }
@@ -257,13 +284,14 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 	if !ok {
 		return fmt.Errorf("job: window %d has no attempt %d to publish", ws.Window, a)
 	}
-	var rows int64
+	var rows, quarantined int64
 	for _, r := range at.Results {
 		rows += r.Rows
+		quarantined += r.Quarantined
 	}
 	// The ids published are those of attempt a only, the attempt the table's marker names (I5).
 	err := d.store.WritePublished(ctx, checkpoint.Published{Window: ws.Window, Attempt: a, Splits: sortedUnion(at.Results),
-		IDs: publishedOf(at.Results), Rows: rows, Digest: checkpoint.CoverageDigest(at.Results), Time: d.cfg.Now().UTC()})
+		IDs: publishedOf(at.Results), Rows: rows, Quarantined: quarantined, Digest: checkpoint.CoverageDigest(at.Results), Time: d.cfg.Now().UTC()})
 	if err != nil {
 		return raced(err, ws.Window, "published")
 	}
@@ -321,6 +349,7 @@ func (d *driver) report(w int64) {
 	}
 	if el > 0 {
 		p.RowsPerSecond = float64(d.rows) / el
+		d.cfg.Metrics.SetRowsPerSecond(p.RowsPerSecond)
 	}
 	if d.cfg.Progress != nil {
 		d.cfg.Progress(p)

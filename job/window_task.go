@@ -53,6 +53,7 @@ func runWindowTask(ctx context.Context, src source.Source, t *table.Table, in Ta
 		out.Rows += o.Rows
 		out.Skipped += o.Skipped
 		out.IDs = append(out.IDs, o.IDs...)
+		out.Rejected = append(out.Rejected, o.Rejected...)
 		out.Covered = append(out.Covered, in.Splits[i].Index)
 	}
 	slices.Sort(out.IDs)

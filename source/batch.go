@@ -18,6 +18,10 @@ type MappingOptions struct {
 	IgnoreExtra bool
 	// TimeZone reads TIMESTAMP_LTZ values written without an offset; nil = UTC.
 	TimeZone *time.Location
+	// SkipBadRows leaves out rows that fail row-level validation (a *ValueError naming a row: wrong
+	// field count, bad value, null in a NOT NULL column, invalid UTF-8, malformed JSON line) and
+	// reports them in Batch.Rejected instead of failing. File-level problems still fail.
+	SkipBadRows bool
 }
 
 // Location returns TimeZone, or UTC when it is nil.
@@ -38,7 +42,11 @@ type Batch struct {
 	// Split is the split the rows come from.
 	Split Split
 	// FirstRow is the 0-based index, within the file, of the record's first row (header excluded).
+	// Record's rows are consecutive input rows; a rejected row ends a batch.
 	FirstRow int64
+	// Rejected lists rows left out right after the record's rows (SkipBadRows only). A batch may
+	// hold no rows and only rejects.
+	Rejected []Rejected
 }
 
 // Reader streams the batches of one split.

@@ -11,25 +11,30 @@ const MaxValueInError = 64
 
 // ValueError reports one input value that cannot be stored in its table field.
 type ValueError struct {
-	File     string
-	Line     int64  // 1-based line for text formats; 0 when not applicable
-	Row      int64  // 0-based row index within the file for Parquet; -1 when not applicable
+	File string
+	Line int64 // 1-based line for text formats; 0 when not applicable
+	// Row is the 0-based data row index within the file (header excluded), -1 when not known;
+	// messages show it 1-based ("row 1" is the first data row).
+	Row      int64
 	Column   string // input column (or table field) name
 	Value    string // the offending value, already truncated
 	Expected string // the expected form
 	Err      error  // optional cause
 }
 
-// Error formats "file F, line L, column "C": bad value "V": expected E[: cause]".
+// Error formats "file F, row R (line L), column "C": bad value "V": expected E[: cause]", with
+// R the 1-based data row; the row or line part is left out when unknown.
 func (e *ValueError) Error() string {
 	var b strings.Builder
 	b.WriteString("file ")
 	b.WriteString(e.File)
 	switch {
+	case e.Row >= 0 && e.Line > 0:
+		fmt.Fprintf(&b, ", row %d (line %d)", e.Row+1, e.Line)
 	case e.Line > 0:
 		fmt.Fprintf(&b, ", line %d", e.Line)
 	case e.Row >= 0:
-		fmt.Fprintf(&b, ", row %d", e.Row)
+		fmt.Fprintf(&b, ", row %d", e.Row+1)
 	}
 	fmt.Fprintf(&b, ", column %q: bad value %q: expected %s", e.Column, e.Value, e.Expected)
 	if e.Err != nil {

@@ -113,6 +113,10 @@ func (m *ArrowMapping) Apply(rec arrow.RecordBatch, firstRow int64) (arrow.Recor
 			return nil, nil, &ValueError{File: m.cols.File, Row: firstRow + int64(fail.Index), Column: m.names[j], Value: Truncate(fail.Value), Expected: fail.Expected}
 		}
 		cols[i] = c
+		if r, v, want := textProblem(c, f.Type); r >= 0 {
+			release()
+			return nil, nil, &ValueError{File: m.cols.File, Row: firstRow + int64(r), Column: m.names[j], Value: Truncate(v), Expected: want}
+		}
 		if mayViolate(f.Type) {
 			for r := 0; r < n; r++ {
 				if nullViolation(c, f.Type, r) {

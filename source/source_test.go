@@ -51,8 +51,11 @@ func TestValueErrorAndTruncate(t *testing.T) {
 		t.Errorf("Truncate = %q", v)
 	}
 	p := (&ValueError{File: "f.parquet", Row: 0, Column: "c", Value: "v", Expected: "x"}).Error()
-	if !strings.Contains(p, "f.parquet, row 0, column") {
+	if !strings.Contains(p, "f.parquet, row 1, column") { // Row is 0-based, messages 1-based
 		t.Errorf("parquet message %q", p)
+	}
+	if m := (&ValueError{File: "f.csv", Line: 9, Row: 7, Column: "c", Value: "v", Expected: "x"}).Error(); !strings.Contains(m, "f.csv, row 8 (line 9), column") {
+		t.Errorf("text message with row %q", m)
 	}
 }
 
@@ -114,7 +117,7 @@ func TestArrowMappingInt64ToDecimal(t *testing.T) {
 	out.Release()
 	rec2, _, _ := array.RecordFromJSON(mem, in, strings.NewReader(`[{"v":1,"k":0},{"v":100,"k":0}]`))
 	defer rec2.Release()
-	if _, _, err := m.Apply(rec2, 40); err == nil || !strings.Contains(err.Error(), "row 41") || !strings.Contains(err.Error(), `"100"`) {
+	if _, _, err := m.Apply(rec2, 40); err == nil || !strings.Contains(err.Error(), "row 42") || !strings.Contains(err.Error(), `"100"`) {
 		t.Errorf("overflow error = %v", err)
 	}
 	rec3, _, _ := array.RecordFromJSON(mem, in, strings.NewReader(`[{"v":1,"k":4}]`))

@@ -18,7 +18,7 @@ func TestExitCodes(t *testing.T) {
 		"--primary-key", "k", "--option", "bucket=1"))...)
 	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "s.dv", "--column", "k INT", "--primary-key", "k",
 		"--option", "bucket=1", "--option", "deletion-vectors.enabled=true"))...)
-	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "s.dyn", "--column", "k INT", "--primary-key", "k"))...)
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "s.dyn", "--column", "k INT", "--column", "p INT", "--primary-key", "k", "--partition-key", "p"))...)
 	good := writeFile(t, in, "good.csv", "k,v\n1,a\n")
 	badInt := writeFile(t, in, "bad.csv", "k,v\n1,a\n2x,b\n")
 	badJSON := writeFile(t, in, "bad.jsonl", `{"k":1}`+"\n"+`{"k":"1.5"}`+"\n")
@@ -68,7 +68,7 @@ func TestExitCodes(t *testing.T) {
 		{"table exists", exitTable, []string{"table already exists: s.kv"},
 			cmdArgs([]string{"table", "create"}, tbl(wh, "s.kv", "--column", "k INT"))},
 		{"refused option: deletion vectors", exitTable, []string{"deletion-vectors.enabled=true"}, write("s.dv", "--from", good, "--ignore-extra-columns")},
-		{"refused option: dynamic bucket", exitTable, []string{"bucket=-1", "'bucket'='4'"}, write("s.dyn", "--from", good, "--ignore-extra-columns")},
+		{"refused option: cross-partition dynamic bucket", exitTable, []string{"bucket=-1", "add p to the primary key", "'bucket'='4'"}, write("s.dyn", "--from", good, "--ignore-extra-columns")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { fails(t, c.code, c.want, c.args...) })

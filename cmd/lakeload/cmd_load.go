@@ -15,6 +15,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/metrics"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/spf13/cobra"
 )
@@ -38,7 +39,7 @@ type jobFlags struct {
 func (f *jobFlags) register(c *cobra.Command) {
 	f.tableFlags.register(c)
 	c.Flags().StringVar(&f.name, "job", "", "job name, unique per table (required)")
-	c.Flags().StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store directory (default: <warehouse>/.lakeload/jobs/<db>/<table>/<job>)")
+	c.Flags().StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store directory, local or s3://bucket/prefix (default: <warehouse>/.lakeload/jobs/<db>/<table>/<job>)")
 	_ = c.MarkFlagRequired("job")
 }
 
@@ -68,6 +69,9 @@ func newLoadCommand() *cobra.Command {
 		takeover    bool
 		recompute   []int64
 		logFormat   string
+		evolve      string
+		metricsAddr string
+		badRows     string
 	)
 	c := &cobra.Command{
 		Use:   "load",
@@ -94,6 +98,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			if err != nil {
 				return err
 			}
+			if badRows != job.BadRowsFail && badRows != job.BadRowsQuarantine {
+				return usageError{fmt.Errorf("--bad-rows %q: use fail or quarantine", badRows)}
+			}
 			if logFormat != "text" && logFormat != "json" {
 				return usageError{fmt.Errorf("--log-format %q: use text or json", logFormat)}
 			}
@@ -110,13 +117,28 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			if isTerminal(stderr) && logFormat == "text" {
 				logger = newLogger(io.Discard, logFormat) // the progress bar replaces per-window log lines
 			}
+			inFS, err := in.fileIO()
+			if err != nil {
+				return err
+			}
 			cfg := job.Config{
-				Name: jf.name, Table: t, InputFS: cat.FS, From: in.from, Format: in.format, Store: store,
+				Name: jf.name, Table: t, InputFS: inFS, From: in.from, Format: in.format, Store: store,
 				Mapping:    mapping,
 				IDColumn:   idColumn,
+				BadRows:    badRows,
 				CommitRows: commitRows, CommitEvery: commitEvery, Parallelism: parallelism,
 				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
 				Hook: faultHook(stderr), Progress: progressReporter(stderr, logger),
+			}
+			cfg.EvolveSchema = evolve
+			if metricsAddr != "" {
+				reg := metrics.NewRegistry()
+				cfg.Metrics = metrics.NewLoad(reg, jf.name)
+				stop, err := serveMetrics(metricsAddr, reg, stderr)
+				if err != nil {
+					return err
+				}
+				defer stop()
 			}
 			res, err := job.Run(ctx, cfg)
 			if isTerminal(stderr) {
@@ -152,6 +174,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			default:
 				fmt.Fprintf(out, "job %s finished: %d windows, %d rows written by this run, %d recovery actions; last snapshot %d of %s\n",
 					jf.name, res.Windows, res.RowsWritten, res.Recovered, res.LastSnapshotID, id)
+				if res.RowsQuarantined > 0 {
+					fmt.Fprintf(out, "rows quarantined by this run: %d (see %s; 'lakeload status' lists the files)\n", res.RowsQuarantined, job.QuarantineDir(store))
+				}
 			}
 			return nil
 		},
@@ -166,6 +191,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 	c.Flags().BoolVar(&takeover, "takeover", false, "take the job over from a runner that holds its lease (stop that runner first)")
 	c.Flags().Int64SliceVar(&recompute, "recompute-window", nil, "recompute windows whose snapshots were rolled back by hand")
 	c.Flags().StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	c.Flags().StringVar(&evolve, "evolve-schema", "", "add-columns: add input columns the table lacks as nullable columns (a new schema) instead of failing")
+	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs (docs/metrics.md)")
+	c.Flags().StringVar(&badRows, "bad-rows", job.BadRowsFail, "a row failing validation: fail (stop the load) or quarantine (leave it out, list it in <checkpoint>/quarantine; see docs/bad-input.md)")
 	return c
 }
 

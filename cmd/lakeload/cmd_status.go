@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -34,6 +35,12 @@ type jobStatus struct {
 	RowsLeft      int64          `json:"rowsLeftEstimate"` // exact for Parquet input, estimated from size for text
 	Windows       []windowStatus `json:"windows"`
 	Lease         *leaseStatus   `json:"lease,omitempty"`
+	// RowsQuarantined counts rows left out by --bad-rows=quarantine in published windows; their
+	// entries are in QuarantineFiles (the committed attempts' files).
+	RowsQuarantined int64    `json:"rowsQuarantined"`
+	QuarantineFiles []string `json:"quarantineFiles,omitempty"`
+	// Metrics are the load metrics the checkpoint store can tell (docs/metrics.md); NotStored names the others.
+	Metrics job.StoredMetrics `json:"metrics"`
 }
 
 type leaseStatus struct {
@@ -76,7 +83,7 @@ func newStatusCommand() *cobra.Command {
 			if !ok {
 				return fmt.Errorf("%w: no job %s for table %s (store %s)", catalog.ErrTableNotExist, jf.name, id, store.Root())
 			}
-			rep := jobStatus{Job: jr.JobID, Table: id.String(), CommitUser: jr.CommitUser}
+			rep := jobStatus{Job: jr.JobID, Table: id.String(), CommitUser: jr.CommitUser, Metrics: job.MetricsFromStore(st)}
 			dr, done := st.Done()
 			rep.Done, rep.Aborted = done && !dr.Aborted, dr.Aborted
 			plan, _ := st.Plan()
@@ -95,6 +102,7 @@ func newStatusCommand() *cobra.Command {
 					w.State, w.Rows = "published", ws.Published.Rows
 					rep.SplitsDone += len(ws.Published.Splits)
 					rep.RowsPublished += ws.Published.Rows
+					rep.addQuarantine(store, ws)
 					for _, i := range ws.Published.Splits {
 						published[i] = true
 					}
@@ -130,6 +138,9 @@ func newStatusCommand() *cobra.Command {
 				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, rep.RowsLeft, len(rep.Windows))
 			if rep.Lease != nil && !rep.Lease.Released {
 				fmt.Fprintf(out, "Lease:      held by pid %d on %s, heartbeat %s (a runner is active, or was killed)\n", rep.Lease.PID, rep.Lease.Host, rep.Lease.Heartbeat)
+			}
+			if rep.RowsQuarantined > 0 {
+				fmt.Fprintf(out, "Quarantine: rows quarantined: %d (see %s)\n", rep.RowsQuarantined, strings.Join(rep.QuarantineFiles, ", "))
 			}
 			if rep.Lease != nil && rep.Lease.LastError != "" {
 				fmt.Fprintf(out, "Last error: %s\n", rep.Lease.LastError)

@@ -20,7 +20,7 @@ func newTableCommand() *cobra.Command {
   lakeload table describe --warehouse /data/wh --table shop.events
   lakeload table drop --warehouse /data/wh --table shop.events`,
 	}
-	c.AddCommand(newTableCreateCommand(), newTableDescribeCommand(), newTableDropCommand())
+	c.AddCommand(newTableCreateCommand(), newTableDescribeCommand(), newTableDropCommand(), newTableAddColumnCommand())
 	return c
 }
 

@@ -47,7 +47,11 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
-			splits, err := file.Plan(ctx, cat.FS, in.from, in.format)
+			inFS, err := in.fileIO()
+			if err != nil {
+				return err
+			}
+			splits, err := file.Plan(ctx, inFS, in.from, in.format)
 			if err != nil {
 				return inputError{err}
 			}
@@ -57,7 +61,7 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			}
 			var rows int64
 			for _, sp := range splits {
-				n, err := writeSplit(cmd, w, cat.FS, sp, t.Schema, opts)
+				n, err := writeSplit(cmd, w, inFS, sp, t.Schema, opts)
 				rows += n
 				if err != nil {
 					_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written

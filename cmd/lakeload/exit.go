@@ -8,6 +8,7 @@ import (
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/write"
 )
 
@@ -50,7 +51,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitInput
 	case errors.Is(err, catalog.ErrTableNotExist), errors.Is(err, catalog.ErrTableExist),
 		errors.Is(err, catalog.ErrDatabaseNotExist), errors.Is(err, catalog.ErrBadName),
-		errors.Is(err, write.ErrUnsupportedTable):
+		errors.Is(err, write.ErrUnsupportedTable), errors.Is(err, compact.ErrUnsupported):
 		return exitTable
 	case errors.Is(err, commit.ErrConflict):
 		return exitConflict

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	_ "github.com/lakeload/lakeload/fileio/s3" // registers s3:// and s3a:// locations
 )
 
 func main() {

@@ -31,7 +31,8 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 		return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
 	})
 	root.AddCommand(newTableCommand(), newWriteCommand(), newLoadCommand(), newStatusCommand(), newJobsCommand(), newJobCommand(),
-		newScanCommand(), newSnapshotsCommand())
+		newScanCommand(), newSnapshotsCommand(), newCompactCommand())
+	root.AddCommand(newExpireCommand(), newCleanOrphansCommand())
 	addBuiltinCommands(root)
 	// Cobra reports missing required flags and stray arguments as plain errors; make them usage errors
 	// (exit 2) like flag errors.
@@ -78,7 +79,7 @@ type tableFlags struct {
 }
 
 func (f *tableFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.warehouse, "warehouse", "", "warehouse directory (local path or file:// URI) (required)")
+	c.Flags().StringVar(&f.warehouse, "warehouse", "", "warehouse directory: local path, file:// URI or s3://bucket/prefix (required)")
 	c.Flags().StringVar(&f.table, "table", "", "table as <database>.<table> (required)")
 	_ = c.MarkFlagRequired("warehouse")
 	_ = c.MarkFlagRequired("table")

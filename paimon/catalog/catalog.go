@@ -57,8 +57,8 @@ func checkIdentifier(id Identifier) error {
 }
 
 func checkName(kind, n string) error {
-	if n == "" || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") || strings.TrimSpace(n) != n {
-		return fmt.Errorf("%w: %s name %q: use a non-empty name without '/', '\\', a leading '.' or surrounding spaces", ErrBadName, kind, n)
+	if n == "" || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") || strings.TrimSpace(n) != n || hasControl(n) {
+		return fmt.Errorf("%w: %s name %q: use a non-empty name without '/', '\\', control characters, a leading '.' or surrounding spaces", ErrBadName, kind, n)
 	}
 	return nil
 }
@@ -202,6 +202,9 @@ func (c *Catalog) CreateTable(ctx context.Context, id Identifier, s *spec.TableS
 	}
 	if s.ID != 0 {
 		return fmt.Errorf("create table %s: schema id must be 0, got %d", id, s.ID)
+	}
+	if err := CheckColumnNames(s.Fields); err != nil {
+		return fmt.Errorf("create table %s: %w", id, err)
 	}
 	err := table.NewSchemas(c.FS, c.TablePath(id)).Create(ctx, s)
 	if errors.Is(err, fileio.ErrExist) {

@@ -36,6 +36,11 @@ type Options struct {
 	Now         func() time.Time // clock; default time.Now
 	// BeforeSnapshot, if set, runs after the manifests are written and before snapshot-N is created (fault injection).
 	BeforeSnapshot func(id int64) error
+
+	index []manifest.IndexManifestEntry // index files the messages delete and add (set by Commit)
+	// Overwrite, if set, makes the commit an OVERWRITE that replaces the partitions (or the table) it
+	// names; msgs must then hold new files only. Kind is set to OVERWRITE.
+	Overwrite *Overwrite
 }
 
 // Result tells which snapshot holds the commit.
@@ -60,9 +65,18 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 		o.MaxRetries = max(10, t.Options.CommitMaxRetries())
 	}
 	entries := toEntries(msgs)
-	if len(entries) == 0 {
+	adds := entries
+	if o.Overwrite != nil {
+		o.Kind = spec.CommitKindOverwrite
+		for _, m := range msgs {
+			if len(m.DeletedFiles) > 0 {
+				return Result{}, errors.New("commit: an overwrite commit computes its deletions itself; messages must not delete files")
+			}
+		}
+	} else if len(entries) == 0 && len(indexChanges(msgs)) == 0 {
 		return Result{}, nil
 	}
+	o.index = indexChanges(msgs)
 	snaps := t.Snapshots()
 	q := table.CommitQuery{User: o.User, Identifier: o.Identifier, Kind: o.Kind}
 	mio := manifestIO{t: t, paths: t.NewPaths()}
@@ -91,6 +105,16 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 		var latestID int64
 		if latest != nil {
 			latestID = latest.ID
+		}
+		if o.Overwrite != nil {
+			// The files replaced are those live in the snapshot this attempt builds on.
+			if entries, err = overwriteEntries(ctx, t, latest, adds, o.Overwrite); err != nil {
+				return res, err
+			}
+			if len(entries) == 0 {
+				return res, nil // nothing to delete or add
+			}
+			delta = nil
 		}
 		if delta == nil {
 			if delta, err = mio.writeManifests(ctx, entries, manifestChunk); err != nil {
@@ -173,6 +197,10 @@ func plan(ctx context.Context, t *table.Table, mio manifestIO, latest *spec.Snap
 	if err := checkConflicts(ctx, t, base, entries, o.Kind); err != nil {
 		return nil, err
 	}
+	indexManifest, err := planIndex(ctx, t, mio, latest, o.index)
+	if err != nil {
+		return nil, err
+	}
 	if base, err = mergeManifests(ctx, t, mio, base); err != nil {
 		return nil, err
 	}
@@ -205,6 +233,7 @@ func plan(ctx context.Context, t *table.Table, mio manifestIO, latest *spec.Snap
 		CommitKind:            o.Kind,
 		TimeMillis:            o.Now().UnixMilli(),
 		DeltaRecordCount:      &deltaRows,
+		IndexManifest:         indexManifest,
 	}
 	if len(o.Properties) > 0 {
 		s.Properties = o.Properties
@@ -212,7 +241,6 @@ func plan(ctx context.Context, t *table.Table, mio manifestIO, latest *spec.Snap
 	var total, nextRowID int64
 	if latest != nil {
 		s.ID = latest.ID + 1
-		s.IndexManifest = latest.IndexManifest
 		s.Watermark = latest.Watermark
 		if latest.SchemaID == t.Schema.ID {
 			s.Statistics = latest.Statistics

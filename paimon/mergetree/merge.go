@@ -13,6 +13,11 @@ import (
 // emitted. A run that is not strictly increasing by key yields an error wrapping
 // spec.ErrCorrupt. emit may retain the KeyValue it receives.
 func Merge(c *Config, runs []Run, emit func(KeyValue) error) error {
+	return mergeRuns(c, runs, true, emit)
+}
+
+// mergeRuns is Merge; dropRetracts=false keeps retract results (compaction below the highest level).
+func mergeRuns(c *Config, runs []Run, dropRetracts bool, emit func(KeyValue) error) error {
 	h := &runHeap{c: c}
 	for i, r := range runs {
 		cur := &cursor{run: r, index: i}
@@ -45,7 +50,7 @@ func Merge(c *Config, runs []Run, emit func(KeyValue) error) error {
 			}
 		}
 		kv, ok := mf.Result()
-		if !ok || kv.Kind.IsRetract() {
+		if !ok || (dropRetracts && kv.Kind.IsRetract()) {
 			continue
 		}
 		if err := emit(kv); err != nil {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
-	"github.com/lakeload/lakeload/paimon/spec/binrow"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -46,44 +45,7 @@ func (r *Reader) ReadSplit(ctx context.Context, s Split, emit func(row []any) er
 		}
 		return nil
 	}
-	keyTypes := keyTypesOf(r.schema)
-	ranges := make([]mergetree.FileRange, len(s.Files))
-	for i, f := range s.Files {
-		lo, err := binrow.Deserialize(keyTypes, f.MinKey)
-		if err != nil {
-			return fmt.Errorf("min key of %s: %w", f.FileName, err)
-		}
-		hi, err := binrow.Deserialize(keyTypes, f.MaxKey)
-		if err != nil {
-			return fmt.Errorf("max key of %s: %w", f.FileName, err)
-		}
-		ranges[i] = mergetree.FileRange{ID: i, MinKey: lo, MaxKey: hi}
-	}
-	for _, section := range mergetree.IntervalPartition(r.merge, ranges) {
-		if len(section) == 1 && len(section[0]) == 1 && !hasRetracts(s.Files[section[0][0].ID]) {
-			f := s.Files[section[0][0].ID]
-			if err := r.files.read(ctx, s, f, func(kv mergetree.KeyValue) error { return emit(kv.Value) }); err != nil {
-				return err
-			}
-			continue
-		}
-		runs := make([]mergetree.Run, len(section))
-		for i, run := range section {
-			files := make([]manifest.DataFileMeta, len(run))
-			for j, fr := range run {
-				files[j] = s.Files[fr.ID]
-			}
-			rr, err := r.files.run(ctx, s, files)
-			if err != nil {
-				return err
-			}
-			runs[i] = rr
-		}
-		if err := mergetree.Merge(r.merge, runs, func(kv mergetree.KeyValue) error { return emit(kv.Value) }); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.mergeSections(ctx, s, true, func(kv mergetree.KeyValue) error { return emit(kv.Value) })
 }
 
 // rawReadable mirrors Java's MergeTreeSplitGenerator: a split whose files are all above level 0, hold

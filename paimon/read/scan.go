@@ -21,6 +21,9 @@ type ScanOptions struct {
 	PartitionFilter func(values []any) bool
 	// BucketFilter, if set, keeps only buckets it accepts.
 	BucketFilter func(bucket int32) bool
+	// AllLevels keeps level-0 files that Java's batch scan skips (deletion vectors, first-row): a
+	// compaction's view of the table.
+	AllLevels bool
 }
 
 // DeletionFile locates the deletion vector of one data file.
@@ -98,7 +101,7 @@ func Scan(ctx context.Context, t *table.Table, o ScanOptions) (*Plan, error) {
 	groups := map[key]*Split{}
 	var order []key
 	for _, e := range live {
-		if skip0 && e.File.Level == 0 {
+		if skip0 && e.File.Level == 0 && !o.AllLevels {
 			continue
 		}
 		if e.Bucket < 0 && e.Bucket != -1 {

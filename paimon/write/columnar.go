@@ -25,6 +25,7 @@ import (
 // partition's BinaryRow bytes without allocating.
 type partState struct {
 	buckets []*bucketBuffer // by bucket; one entry for bucket-unaware tables
+	ser     []byte          // the partition's serialized BinaryRow
 }
 
 // columnarOK reports whether the table can use the columnar path.
@@ -68,7 +69,7 @@ func (w *Writer) writeColumnar(ctx context.Context, rec arrow.RecordBatch, kinds
 				return fmt.Errorf("write: row %d: row kind %d (a retraction) cannot be written to append table %s, which has no primary key", r, kind, w.t.Path)
 			}
 		}
-		b, err := w.route(norm, r)
+		b, err := w.route(ctx, norm, r)
 		if err != nil {
 			return fmt.Errorf("write: row %d: %w", r, err)
 		}
@@ -153,7 +154,7 @@ func recordSize(rec arrow.RecordBatch) int64 {
 }
 
 // route returns the buffer of row r's (partition, bucket), creating it on first use.
-func (w *Writer) route(rec arrow.RecordBatch, r int) (*bucketBuffer, error) {
+func (w *Writer) route(ctx context.Context, rec arrow.RecordBatch, r int) (*bucketBuffer, error) {
 	w.partBuf.Reset(len(w.partIdx))
 	for i, p := range w.partIdx {
 		if err := setFromArrow(&w.partBuf, i, w.partT[i], rec.Column(p), r); err != nil {
@@ -162,7 +163,7 @@ func (w *Writer) route(rec arrow.RecordBatch, r int) (*bucketBuffer, error) {
 	}
 	ps := w.parts[string(w.partBuf.Bytes())]
 	if ps == nil {
-		ps = &partState{buckets: make([]*bucketBuffer, max(w.numBkt, 1))}
+		ps = &partState{buckets: make([]*bucketBuffer, max(w.numBkt, 1)), ser: w.partBuf.AppendSerialized(nil)}
 		w.parts[string(w.partBuf.Bytes())] = ps
 	}
 	var bucket int32
@@ -174,6 +175,16 @@ func (w *Writer) route(rec arrow.RecordBatch, r int) (*bucketBuffer, error) {
 			}
 		}
 		bucket = int32(binrow.Bucket(binrow.Hash(w.rowBuf.Bytes()), int(w.numBkt)))
+	} else if w.dyn != nil {
+		var err error
+		if bucket, err = w.dyn.bucketOf(ctx, ps.ser, func(b *binrow.Builder, i int, typ spec.DataType, col int) error {
+			return setFromArrow(b, i, typ, rec.Column(col), r)
+		}); err != nil {
+			return nil, err
+		}
+		for int(bucket) >= len(ps.buckets) {
+			ps.buckets = append(ps.buckets, nil)
+		}
 	}
 	b := ps.buckets[max(bucket, 0)]
 	if b == nil {

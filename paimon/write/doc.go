@@ -7,7 +7,9 @@
 //   - A primary-key data file holds at most one row per key, sorted by key, folded with the table's
 //     merge function, with sequence numbers above every number already live in its bucket (or above
 //     Options.SequenceBase), in arrival order.
-//   - Every file is written at level 0 with exact size, row count, key range, statistics and delete count.
-//   - Tables whose level-0 files Java would not read (deletion vectors, first-row) or whose bucket mode
-//     needs an index (dynamic bucket) are refused with an error saying what to do.
+//   - Every file is written at level 0 with exact size, row count, key range, statistics and delete count;
+//     only RunWriter (a compaction's output) writes higher levels, one sorted run per writer.
+//   - Tables whose level-0 files Java would not read (deletion vectors, first-row) are refused unless
+//     Options.CompactsBeforePublish says the caller compacts (package compact) before relying on the
+//     rows; unsupported bucket modes are refused with an error saying what to do.
 package write

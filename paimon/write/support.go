@@ -13,7 +13,11 @@ var ErrUnsupportedTable = fmt.Errorf("table not supported for writing")
 
 // CheckWritable refuses tables whose files lakeload cannot write correctly yet; the error names the
 // option at fault and what to do.
-func CheckWritable(t *table.Table) error {
+func CheckWritable(t *table.Table) error { return checkWritable(t, false) }
+
+// checkWritable is CheckWritable; hiddenLevel0OK accepts tables whose level-0 files Java's batch
+// reads skip (the caller compacts before publishing).
+func checkWritable(t *table.Table, hiddenLevel0OK bool) error {
 	o := t.Options
 	fail := func(format string, a ...any) error {
 		return fmt.Errorf("%w: table %s: %s", ErrUnsupportedTable, t.Path, fmt.Sprintf(format, a...))
@@ -26,7 +30,9 @@ func CheckWritable(t *table.Table) error {
 	case b == -2:
 		return fail("bucket=-2 (postpone bucket) is not supported; use a fixed bucket count ('bucket'='N')")
 	case b == -1 && t.HasPrimaryKey():
-		return fail("bucket=-1 (dynamic bucket, Paimon's default for primary-key tables) is not supported yet; create the table with a fixed bucket count, e.g. 'bucket'='4'")
+		if err := checkDynamicBucket(t); err != nil {
+			return fail("%v", err)
+		}
 	case b == 0 || b < -2:
 		return fail("bucket=%d is invalid; use -1 or a positive bucket count", b)
 	}
@@ -47,11 +53,11 @@ func CheckWritable(t *table.Table) error {
 	if !t.HasPrimaryKey() {
 		return nil
 	}
-	if o.DeletionVectorsEnabled() {
-		return fail("deletion-vectors.enabled=true: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; write to a table without deletion vectors for now")
+	if o.DeletionVectorsEnabled() && !hiddenLevel0OK {
+		return fail("deletion-vectors.enabled=true: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; write to a table without deletion vectors (library callers that run compact.Table before relying on the rows may set write.Options.CompactsBeforePublish)")
 	}
-	if me := o.MergeEngine(); me == "first-row" {
-		return fail("merge-engine=first-row: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; use deduplicate, partial-update or aggregation for now")
+	if me := o.MergeEngine(); me == "first-row" && !hiddenLevel0OK {
+		return fail("merge-engine=first-row: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; use deduplicate, partial-update or aggregation (library callers that run compact.Table before relying on the rows may set write.Options.CompactsBeforePublish)")
 	}
 	if cp := o.ChangelogProducer(); cp == "input" {
 		return fail("changelog-producer=input needs changelog files, which lakeload does not write yet; use 'none', 'lookup' or 'full-compaction'")

@@ -29,6 +29,10 @@ type Options struct {
 	SequenceBase *int64
 	// Now is the clock used for file creation times; default time.Now.
 	Now func() time.Time
+	// CompactsBeforePublish lifts the refusal of deletion-vector and first-row tables, whose level-0
+	// files Java's batch reads skip: set it only when the caller compacts (compact.Table) before
+	// anyone relies on the rows being visible.
+	CompactsBeforePublish bool
 }
 
 type bucketKey struct {
@@ -75,11 +79,13 @@ type Writer struct {
 	pendingRows int64
 	parts       map[string]*partState
 	partBuf     binrow.Builder
+
+	dyn *dynamicBuckets // dynamic-bucket primary-key tables (bucket = -1); nil otherwise
 }
 
 // New opens a writer on t. It reads the latest snapshot to continue sequence numbers per bucket.
 func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
-	if err := CheckWritable(t); err != nil {
+	if err := checkWritable(t, o.CompactsBeforePublish); err != nil {
 		return nil, err
 	}
 	if o.Now == nil {
@@ -128,6 +134,11 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 	}
 	if err := w.restore(ctx); err != nil {
 		return nil, err
+	}
+	if w.numBkt == -1 && t.HasPrimaryKey() {
+		if w.dyn, err = newDynamicBuckets(ctx, t); err != nil {
+			return nil, err
+		}
 	}
 	if w.arrowSchema, err = parquet.ArrowSchema(t.Schema.Fields); err != nil {
 		return nil, err
@@ -221,7 +232,7 @@ func (w *Writer) write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.
 		if firstSeq >= 0 {
 			seq = firstSeq + int64(r)
 		}
-		if err := w.add(row, kind, seq); err != nil {
+		if err := w.add(ctx, row, kind, seq); err != nil {
 			return fmt.Errorf("write: row %d: %w", r, err)
 		}
 	}
@@ -246,7 +257,7 @@ func (w *Writer) WriteRow(ctx context.Context, row []any, kind spec.RowKind) err
 	if w.columnar {
 		return w.writeRowColumnar(ctx, row, kind)
 	}
-	if err := w.add(row, kind, -1); err != nil {
+	if err := w.add(ctx, row, kind, -1); err != nil {
 		return err
 	}
 	if w.buffered >= w.o.BufferBytes {
@@ -256,7 +267,7 @@ func (w *Writer) WriteRow(ctx context.Context, row []any, kind spec.RowKind) err
 }
 
 // add buffers one row; seq < 0 means "next number of the bucket".
-func (w *Writer) add(row []any, kind spec.RowKind, seq int64) error {
+func (w *Writer) add(ctx context.Context, row []any, kind spec.RowKind, seq int64) error {
 	if w.kindIdx >= 0 {
 		// Java's RowKindGenerator: the column's short string decides the kind.
 		k, err := kindFromField(row[w.kindIdx])
@@ -291,6 +302,10 @@ func (w *Writer) add(row []any, kind spec.RowKind, seq int64) error {
 			}
 		}
 		bucket = int32(binrow.Bucket(binrow.Hash(w.rowBuf.Bytes()), int(w.numBkt)))
+	} else if w.dyn != nil {
+		if bucket, err = w.dyn.bucketOf(ctx, pb, func(b *binrow.Builder, i int, typ spec.DataType, col int) error { return b.Set(i, typ, row[col]) }); err != nil {
+			return err
+		}
 	}
 	k := bucketKey{string(pb), bucket}
 	b := w.buckets[k]
@@ -428,6 +443,12 @@ func (w *Writer) PrepareWith(ctx context.Context, run Runner) ([]table.CommitMes
 		msgs = append(msgs, table.CommitMessage{Partition: b.partition, Bucket: b.bucket, TotalBuckets: w.numBkt, NewFiles: b.files})
 		b.files = nil
 	}
+	if w.dyn != nil {
+		var err error
+		if msgs, err = w.dyn.attach(ctx, msgs, w.numBkt); err != nil {
+			return nil, err
+		}
+	}
 	w.written = nil
 	return msgs, nil
 }
@@ -440,6 +461,9 @@ func (w *Writer) Abort(ctx context.Context) error {
 		if err := w.t.FS.Delete(ctx, p); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if w.dyn != nil {
+		errs = append(errs, w.dyn.abort(ctx))
 	}
 	w.written = nil
 	w.buckets = map[bucketKey]*bucketBuffer{}

@@ -361,7 +361,8 @@ func TestRefusedWrites(t *testing.T) {
 		opts map[string]string
 		want []string // substrings of the error
 	}{
-		{"dynamic bucket", kv, nil, []string{"k"}, nil, []string{"bucket=-1", "'bucket'='4'"}},
+		{"cross-partition dynamic bucket", [][2]string{{"p", "STRING"}, {"k", "INT"}, {"v", "STRING"}}, []string{"p"}, []string{"k"}, nil, []string{"bucket=-1", "add p to the primary key", "'bucket'='4'"}},
+		{"bad target-row-num", kv, nil, []string{"k"}, map[string]string{"dynamic-bucket.target-row-num": "0"}, []string{"dynamic-bucket.target-row-num", "positive"}},
 		{"deletion vectors", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"}, []string{"deletion-vectors.enabled", "without deletion vectors"}},
 		{"first-row", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "merge-engine": "first-row"}, []string{"merge-engine=first-row", "use deduplicate"}},
 		{"changelog input", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "changelog-producer": "input"}, []string{"changelog-producer=input", "use 'none'"}},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"io"
+	"strings"
 
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/source"
@@ -28,7 +29,7 @@ func newCSVSource(path string, r io.Reader, fields []spec.DataField, opts source
 	var hdr csvRecord
 	if err := s.p.read(&hdr); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("file %s: empty CSV file: expected a header row naming the columns", path)
+			return nil, fmt.Errorf("file %s: empty CSV file (0 bytes): expected a header row naming the columns; write the header (a header-only file loads no rows) or remove the file from the input", path)
 		}
 		return nil, fmt.Errorf("file %s: %w", path, err)
 	}
@@ -55,10 +56,27 @@ func (s *csvSource) next() error {
 		return fmt.Errorf("file %s, %w", s.path, err)
 	}
 	if len(s.rec.fields) != len(s.header) {
-		return fmt.Errorf("file %s, line %d: record has %d fields but the header has %d: fix the row (quote fields that contain commas)",
-			s.path, s.rec.line, len(s.rec.fields), len(s.header))
+		return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: "(row)", Value: source.Truncate(s.raw()),
+			Expected: fmt.Sprintf("as many fields as the header: the record has %d fields but the header has %d; fix the row (quote fields that contain commas)",
+				len(s.rec.fields), len(s.header))}
 	}
 	return nil
+}
+
+// raw re-encodes the last record as CSV (quoted fields quoted again), for the quarantine.
+func (s *csvSource) raw() string {
+	var b strings.Builder
+	for i, f := range s.rec.fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if s.rec.quoted[i] {
+			b.WriteString(`"` + strings.ReplaceAll(f, `"`, `""`) + `"`)
+		} else {
+			b.WriteString(f)
+		}
+	}
+	return b.String()
 }
 
 func (s *csvSource) skipRow() error { return s.next() }

@@ -24,7 +24,11 @@ type jsonlSource struct {
 	env      jsonEnv
 	vals     []any
 	set      []bool
+	last     []byte // the line read last
 }
+
+// raw returns the line read last, for the quarantine.
+func (s *jsonlSource) raw() string { return string(s.last) }
 
 func newJSONLSource(path string, r io.Reader, fields []spec.DataField, opts source.MappingOptions) (*jsonlSource, error) {
 	m, err := source.NewMatcher(fields, opts)
@@ -50,6 +54,7 @@ func (s *jsonlSource) nextLine() ([]byte, error) {
 	if s.line == 1 {
 		line = bytes.TrimPrefix(line, []byte{0xEF, 0xBB, 0xBF})
 	}
+	s.last = line
 	return line, nil
 }
 
@@ -109,7 +114,7 @@ func (s *jsonlSource) readRow(sink *rowSink) error {
 			op, hasOp = obj.vals[j], true
 		case i < 0:
 			if !s.opts.IgnoreExtra {
-				return fmt.Errorf("file %s, line %d: key %q matches no table column: remove it, add it to the table, or ignore extra columns (IgnoreExtra)", s.path, s.line, k)
+				return fmt.Errorf("file %s, line %d: key %q matches no table column: remove it, add it to the table, or ignore extra columns (--ignore-extra-columns, MappingOptions.IgnoreExtra)", s.path, s.line, k)
 			}
 		case s.set[i]:
 			return fmt.Errorf("file %s, line %d: two keys match table column %q: keep one", s.path, s.line, s.fields[i].Name)

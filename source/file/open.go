@@ -54,7 +54,7 @@ func Open(ctx context.Context, fs fileio.FileIO, split source.Split, table *spec
 		_ = f.Close()
 		return nil, err
 	}
-	r, err := newTextReader(split, f, src, newRowSink(mem, schema, opts.OpColumn != ""))
+	r, err := newTextReader(split, f, src, newRowSink(mem, schema, opts.OpColumn != ""), opts.SkipBadRows)
 	if err != nil {
 		_ = f.Close()
 		return nil, err

@@ -140,11 +140,11 @@ func TestParquetValueErrors(t *testing.T) {
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil)
 	p := writeParquet(t, dir, "v.parquet", in, `[{"amount":1,"id":1},{"amount":1,"id":2},{"amount":100000000000,"id":3}]`, 2)
 	_, err := readAll(t, split(t, p), table(t, "amount DECIMAL(12, 2)", "id BIGINT NOT NULL"), source.MappingOptions{})
-	wantErr(t, err, "v.parquet", "row 2", `column "amount"`, `"100000000000"`, "at most 10 integer digits")
+	wantErr(t, err, "v.parquet", "row 3", `column "amount"`, `"100000000000"`, "at most 10 integer digits")
 
 	p = writeParquet(t, dir, "n.parquet", in, `[{"amount":1,"id":1},{"amount":2}]`, 10)
 	_, err = readAll(t, split(t, p), table(t, "amount BIGINT", "id BIGINT NOT NULL"), source.MappingOptions{})
-	wantErr(t, err, "n.parquet", "row 1", `column "id"`, "NOT NULL")
+	wantErr(t, err, "n.parquet", "row 2", `column "id"`, "NOT NULL")
 }
 
 func TestParquetNested(t *testing.T) {
@@ -184,9 +184,9 @@ func TestParquetNested(t *testing.T) {
 
 	// A NOT NULL field nested in a ROW is enforced per row, and only where the row itself is not null.
 	_, err := readAll(t, split(t, p), table(t, "tags ARRAY<BIGINT NOT NULL>", "addr ROW<city STRING, zip INT>", "attrs MAP<STRING, BIGINT>"), source.MappingOptions{})
-	wantErr(t, err, "n.parquet", "row 0", `column "tags"`, "NOT NULL")
+	wantErr(t, err, "n.parquet", "row 1", `column "tags"`, "NOT NULL")
 	_, err = readAll(t, split(t, p), table(t, "tags ARRAY<BIGINT>", "addr ROW<city STRING NOT NULL, zip INT>", "attrs MAP<STRING, BIGINT>"), source.MappingOptions{})
-	wantErr(t, err, "row 2", `column "addr"`)
+	wantErr(t, err, "row 3", `column "addr"`)
 	_, err = readAll(t, split(t, p), table(t, "tags ARRAY<BIGINT>", "addr ROW<zip INT>", "attrs MAP<STRING, BIGINT>"), source.MappingOptions{})
 	wantErr(t, err, `"City" matches no field`)
 }

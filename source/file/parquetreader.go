@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pqfile "github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -25,18 +26,22 @@ type parquetReader struct {
 	row   int64 // file row index of the next row
 	end   int64 // file row index after the last row of the split
 	err   error
+	// skipBad reports rows failing row-level validation in Batch.Rejected instead of failing;
+	// pending holds the input rows after a rejected one (they start at row), not yet converted.
+	skipBad bool
+	pending arrow.RecordBatch
 }
 
 // footerRows returns the row count in a Parquet file's footer.
 func footerRows(path string, f fileio.File) (n int64, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			n, err = 0, fmt.Errorf("file %s: %w: Parquet footer: %v", path, spec.ErrCorrupt, p)
+			n, err = 0, footerError(path, f, fmt.Errorf("decoder failed: %v", p))
 		}
 	}()
 	pf, err := pqfile.NewParquetReader(f)
 	if err != nil {
-		return 0, fmt.Errorf("file %s: not a readable Parquet file: %w", path, err)
+		return 0, footerError(path, f, err)
 	}
 	return pf.NumRows(), nil // pf.Close would close f, which the caller owns
 }
@@ -45,14 +50,14 @@ func openParquet(ctx context.Context, split source.Split, f fileio.File, fields 
 	path := split.Path
 	defer func() {
 		if p := recover(); p != nil { // arrow-go may panic on a corrupt footer
-			pr, err = nil, fmt.Errorf("file %s: %w: Parquet decoder failed: %v", path, spec.ErrCorrupt, p)
+			pr, err = nil, footerError(path, f, fmt.Errorf("decoder failed: %v", p))
 		}
 	}()
 	pf, err := pqfile.NewParquetReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("file %s: not a readable Parquet file: %w", path, err)
+		return nil, footerError(path, f, err)
 	}
-	r := &parquetReader{split: split, f: f, pf: pf, row: split.RowStart, end: pf.NumRows()}
+	r := &parquetReader{split: split, f: f, pf: pf, row: split.RowStart, end: pf.NumRows(), skipBad: opts.SkipBadRows}
 	fail := func(err error) (*parquetReader, error) {
 		_ = r.closeParquet()
 		return nil, err
@@ -113,7 +118,8 @@ func appendLeaves(out []int, f *pqarrow.SchemaField) []int {
 func (r *parquetReader) Next(ctx context.Context) (b *source.Batch, err error) {
 	defer func() {
 		if p := recover(); p != nil { // arrow-go may panic on corrupt pages
-			b, err = nil, fmt.Errorf("file %s, row %d: %w: Parquet decoder failed: %v", r.split.Path, r.row, spec.ErrCorrupt, p)
+			b, err = nil, fmt.Errorf("file %s, rows from %d: %w: Parquet decoder failed in %s: %v; %s", r.split.Path, r.row+1, spec.ErrCorrupt,
+				rowGroupBytes(r.pf, r.row), p, reExport)
 			r.err = err
 		}
 	}()
@@ -124,6 +130,12 @@ func (r *parquetReader) Next(ctx context.Context) (b *source.Batch, err error) {
 		r.err = err
 		return nil, err
 	}
+	if r.pending != nil {
+		rec := r.pending
+		r.pending = nil
+		defer rec.Release()
+		return r.convert(rec)
+	}
 	if r.row >= r.end {
 		r.err = io.EOF
 		return nil, io.EOF
@@ -133,7 +145,8 @@ func (r *parquetReader) Next(ctx context.Context) (b *source.Batch, err error) {
 		if r.err == nil || errors.Is(r.err, io.EOF) {
 			r.err = fmt.Errorf("file %s ended at row %d before row %d: the file changed since planning", r.split.Path, r.row, r.end)
 		} else {
-			r.err = fmt.Errorf("file %s, row %d: reading Parquet: %w", r.split.Path, r.row, r.err)
+			r.err = fmt.Errorf("file %s, rows from %d: %w: reading Parquet %s: %v; %s", r.split.Path, r.row+1, spec.ErrCorrupt,
+				rowGroupBytes(r.pf, r.row), r.err, reExport)
 		}
 		return nil, r.err
 	}
@@ -142,18 +155,59 @@ func (r *parquetReader) Next(ctx context.Context) (b *source.Batch, err error) {
 		rec = rec.NewSlice(0, r.end-r.row)
 		defer rec.Release()
 	}
+	return r.convert(rec)
+}
+
+// convert maps input rows starting at r.row to the table's shape. With skipBad, the first row that
+// fails row-level validation ends the batch and is reported in Rejected; the rows after it wait in
+// r.pending for the next call.
+func (r *parquetReader) convert(rec arrow.RecordBatch) (*source.Batch, error) {
 	out, kinds, err := r.m.Apply(rec, r.row)
-	if err != nil {
+	if err == nil {
+		b := &source.Batch{Record: out, Kinds: kinds, Split: r.split, FirstRow: r.row}
+		r.row += out.NumRows()
+		return b, nil
+	}
+	rej, ok := source.RejectOf(err)
+	if !ok || !r.skipBad {
 		r.err = err
 		return nil, err
 	}
-	b = &source.Batch{Record: out, Kinds: kinds, Split: r.split, FirstRow: r.row}
-	r.row += out.NumRows()
+	bad := rej.Row - 1 - r.row // index of the rejected row within rec
+	if bad < 0 || bad >= rec.NumRows() {
+		r.err = fmt.Errorf("file %s: internal error: rejected row %d outside rows %d..%d", r.split.Path, rej.Row, r.row+1, r.row+rec.NumRows())
+		return nil, r.err
+	}
+	rej.Values = inputRowValues(rec, int(bad))
+	head := rec.NewSlice(0, bad)
+	defer head.Release()
+	if out, kinds, err = r.m.Apply(head, r.row); err != nil { // rows before the first bad one are fine
+		r.err = err
+		return nil, err
+	}
+	if bad+1 < rec.NumRows() {
+		r.pending = rec.NewSlice(bad+1, rec.NumRows())
+	}
+	b := &source.Batch{Record: out, Kinds: kinds, Split: r.split, FirstRow: r.row, Rejected: []source.Rejected{rej}}
+	r.row += bad + 1
 	return b, nil
+}
+
+// inputRowValues returns row i of rec as column name → JSON-marshalable value, for the quarantine.
+func inputRowValues(rec arrow.RecordBatch, i int) map[string]any {
+	vals := make(map[string]any, rec.NumCols())
+	for c, col := range rec.Columns() {
+		vals[rec.ColumnName(c)] = col.GetOneForMarshal(i)
+	}
+	return vals
 }
 
 // closeParquet releases the record reader; r.f stays open (pf.Close would close it).
 func (r *parquetReader) closeParquet() error {
+	if r.pending != nil {
+		r.pending.Release()
+		r.pending = nil
+	}
 	if r.rr != nil {
 		r.rr.Release()
 		r.rr = nil

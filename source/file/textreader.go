@@ -35,11 +35,17 @@ func newRowSink(mem memory.Allocator, schema *arrow.Schema, withOp bool) *rowSin
 	return s
 }
 
-// finish returns the accumulated record and kinds and resets the sink.
+// finish returns the accumulated record and kinds and resets the sink. Values a rejected row left
+// in some builders (past s.rows) are dropped.
 func (s *rowSink) finish() (arrow.RecordBatch, []spec.RowKind) {
 	cols := make([]arrow.Array, len(s.builders))
 	for i, b := range s.builders {
 		cols[i] = b.NewArray()
+		if cols[i].Len() > s.rows {
+			cut := array.NewSlice(cols[i], 0, int64(s.rows))
+			cols[i].Release()
+			cols[i] = cut
+		}
 	}
 	rec := array.NewRecordBatch(s.schema, cols, int64(s.rows))
 	for _, c := range cols {
@@ -63,6 +69,8 @@ type rowSource interface {
 	readRow(sink *rowSink) error
 	// skipRow consumes the next row without converting it, or returns io.EOF.
 	skipRow() error
+	// raw returns the text of the row read last, for the quarantine.
+	raw() string
 }
 
 // textReader is the source.Reader of CSV and JSON Lines files.
@@ -73,10 +81,12 @@ type textReader struct {
 	sink  *rowSink
 	row   int64 // index of the next row within the file
 	err   error
+	// skipBad reports rows failing row-level validation in Batch.Rejected instead of failing.
+	skipBad bool
 }
 
-func newTextReader(split source.Split, f fileio.File, src rowSource, sink *rowSink) (*textReader, error) {
-	r := &textReader{split: split, f: f, src: src, sink: sink}
+func newTextReader(split source.Split, f fileio.File, src rowSource, sink *rowSink, skipBad bool) (*textReader, error) {
+	r := &textReader{split: split, f: f, src: src, sink: sink, skipBad: skipBad}
 	for r.row < split.RowStart {
 		if err := src.skipRow(); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -107,6 +117,16 @@ func (r *textReader) Next(ctx context.Context) (*source.Batch, error) {
 			}
 		}
 		err := r.src.readRow(r.sink)
+		if ve, ok := err.(*source.ValueError); ok && ve.Row < 0 {
+			ve.Row = r.row // sources know lines; the data row index is counted here
+		}
+		if rej, ok := source.RejectOf(err); ok && r.skipBad {
+			rej.SetRaw(r.src.raw())
+			r.row++
+			// The rejected row ends the batch: a batch's rows are consecutive input rows.
+			rec, kinds := r.sink.finish()
+			return &source.Batch{Record: rec, Kinds: kinds, Split: r.split, FirstRow: first, Rejected: []source.Rejected{rej}}, nil
+		}
 		if errors.Is(err, io.EOF) {
 			if end >= 0 {
 				r.err = fmt.Errorf("file %s ended after %d rows but the split expects rows up to %d: the file changed since planning", r.split.Path, r.row, end)

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/source"
 )
 
 // badValue is a value that cannot be stored; the reader adds file and line.
@@ -122,11 +123,17 @@ func appendText(b array.Builder, t spec.DataType, s string, loc *time.Location) 
 		if !utf8.ValidString(s) {
 			return bad(nil)
 		}
+		if p := source.LengthProblem(t, []byte(s)); p != "" {
+			return &badValue{value: s, expected: p}
+		}
 		b.(*array.StringBuilder).Append(s)
 	case spec.Binary, spec.VarBinary:
 		v, err := base64.StdEncoding.Strict().DecodeString(s)
 		if err != nil {
 			return bad(nil)
+		}
+		if p := source.LengthProblem(t, v); p != "" {
+			return &badValue{value: s, expected: p}
 		}
 		b.(*array.BinaryBuilder).Append(v)
 	case spec.Date:

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/lakeload/lakeload/internal/s3test"
+)
+
+// TestS3Warehouse runs create → load (twice, the second a no-op) → load changes → scan on an
+// s3:// warehouse with an s3:// checkpoint store on versitygw, and on a local warehouse; the scans
+// must be equal, and the table's files must be on the server.
+func TestS3Warehouse(t *testing.T) {
+	srv := s3test.Start(t)
+	srv.Setenv(t) // read once by fileio/s3 on first use; no other test in this package uses S3
+	sample, err := filepath.Abs("../../testdata/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan := func(wh, ckpt string) []string {
+		ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "shop.orders",
+			"--column", "id BIGINT NOT NULL", "--column", "customer STRING", "--column", "amount DECIMAL(12, 2)",
+			"--column", "status STRING", "--column", "ts TIMESTAMP(3)", "--column", "dt STRING NOT NULL",
+			"--primary-key", "dt,id", "--partition-key", "dt", "--option", "bucket=2"))...)
+		load := tbl(wh, "shop.orders", "--from", sample+"/orders-[12].*", "--job", "orders", "--commit-rows", "1000")
+		if ckpt != "" {
+			load = append(load, "--checkpoint", ckpt)
+		}
+		ok(t, cmdArgs([]string{"load"}, load)...)
+		ok(t, cmdArgs([]string{"load"}, load)...) // finished job: nothing to do
+		ok(t, cmdArgs([]string{"load"}, tbl(wh, "shop.orders", "--from", sample+"/orders-changes.csv", "--op-column", "op", "--job", "changes"))...)
+		out := lines(ok(t, cmdArgs([]string{"scan"}, tbl(wh, "shop.orders", "--output", "jsonl"))...))
+		sort.Strings(out)
+		return out
+	}
+	local := scan(t.TempDir(), "")
+	remote := scan(srv.URI("wh"), srv.URI("ckpt", "orders"))
+	if len(local) != 3037 {
+		t.Fatalf("local scan has %d rows, want 3037 (testdata/sample/README.md)", len(local))
+	}
+	sameLines(t, "s3 scan vs local scan", local, remote)
+
+	var keys []string
+	pages := s3.NewListObjectsV2Paginator(srv.Client(), &s3.ListObjectsV2Input{Bucket: &srv.Bucket})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range page.Contents {
+			keys = append(keys, aws.ToString(o.Key))
+		}
+	}
+	all := strings.Join(keys, "\n")
+	for _, want := range []string{"wh/shop.db/orders/snapshot/snapshot-1", "wh/shop.db/orders/schema/schema-0", "wh/shop.db/orders/dt=2024-03-01/bucket-", "ckpt/orders/"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no object %s* on the server; keys:\n%s", want, all)
+		}
+	}
+
+	fails(t, exitUsage, []string{"--from", "s3://", "not supported yet"},
+		cmdArgs([]string{"load"}, tbl(srv.URI("wh"), "shop.orders", "--from", srv.URI("in", "*.parquet"), "--job", "x"))...)
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/catalog"
+	"github.com/lakeload/lakeload/paimon/maintain"
+	"github.com/spf13/cobra"
+)
+
+func newCleanOrphansCommand() *cobra.Command {
+	var (
+		tf          tableFlags
+		olderThan   time.Duration
+		dryRun      bool
+		checkpoints []string
+	)
+	c := &cobra.Command{
+		Use:   "clean-orphans",
+		Short: "Delete files of a table that no snapshot, tag or unfinished load job references (as Paimon's remove_orphan_files)",
+		Long: `Clean-orphans deletes files left behind by failed writes and interrupted commits: data files in the
+partition/bucket directories and files in manifest/, index/ and statistics/ that no snapshot, tag or changelog
+references, and temporary files in snapshot/ and changelog/. Only files last modified more than --older-than ago
+are considered: choose a duration longer than any write or load window can take (Paimon's default is 1 day).
+Files that unfinished load jobs have written and recorded but not committed yet are kept: jobs in the default
+checkpoint location (<warehouse>/.lakeload/jobs/<db>/<table>/) are read, add --checkpoint for jobs stored
+elsewhere. Snapshot, schema, hint, tag and consumer files are never deleted.`,
+		Example: `  lakeload clean-orphans --warehouse /data/wh --table shop.orders --older-than 24h --dry-run
+  lakeload clean-orphans --warehouse /data/wh --table shop.orders --older-than 72h`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if olderThan < 0 {
+				return usageError{fmt.Errorf("--older-than %s: use a duration of 0 or more", olderThan)}
+			}
+			cat, id, err := tf.open()
+			if err != nil {
+				return err
+			}
+			t, err := cat.LoadTable(ctx, id)
+			if err != nil {
+				return err
+			}
+			stores, err := jobStores(ctx, cat, id, checkpoints)
+			if err != nil {
+				return err
+			}
+			protected, err := inFlightFiles(ctx, stores)
+			if err != nil {
+				return err
+			}
+			res, err := maintain.CleanOrphans(ctx, t, time.Now().Add(-olderThan), dryRun, protected)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			for _, f := range res.Files {
+				fmt.Fprintf(out, "%12d  %s\n", f.Size, f.Path)
+			}
+			verb := "deleted"
+			if dryRun {
+				verb = "would delete"
+			}
+			fmt.Fprintf(out, "%s %d orphan files (%d bytes) of %s; %d files of unfinished load jobs kept\n",
+				verb, len(res.Files), res.Bytes, id, len(protected))
+			return nil
+		},
+	}
+	tf.register(c)
+	c.Flags().DurationVar(&olderThan, "older-than", 0, "only delete files last modified longer ago than this, e.g. 24h (required)")
+	c.Flags().BoolVar(&dryRun, "dry-run", false, "list the orphan files with their sizes, delete nothing")
+	c.Flags().StringArrayVar(&checkpoints, "checkpoint", nil, "checkpoint store of a load job kept outside the default location (repeatable)")
+	_ = c.MarkFlagRequired("older-than")
+	return c
+}
+
+// jobStores returns the checkpoint stores of the table's load jobs: every job directory in the default
+// location plus the extra store directories.
+func jobStores(ctx context.Context, cat *catalog.Catalog, id catalog.Identifier, extra []string) ([]*checkpoint.Store, error) {
+	infos, err := cat.FS.List(ctx, jobsDir(cat, id))
+	if err != nil {
+		return nil, fmt.Errorf("list load jobs in %s: %w", jobsDir(cat, id), err)
+	}
+	var out []*checkpoint.Store
+	for _, fi := range infos {
+		if fi.IsDir {
+			out = append(out, checkpoint.NewStore(cat.FS, fi.Path))
+		}
+	}
+	for _, dir := range extra {
+		fs, path, err := fileio.Open(dir)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--checkpoint %s: %w", dir, err)}
+		}
+		out = append(out, checkpoint.NewStore(fs, path))
+	}
+	return out, nil
+}
+
+// inFlightFiles names the files that unfinished jobs stored as task results of windows that are
+// neither published nor voided: recovery may still commit them, so they are not orphans. A store that
+// cannot be read stops the cleaning (its files cannot be told apart from orphans).
+func inFlightFiles(ctx context.Context, stores []*checkpoint.Store) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, s := range stores {
+		st, err := s.Load(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("read load job store %s to keep its uncommitted files: %w "+
+				"(repair it, or remove the job with 'lakeload job forget' if it is not needed)", s.Root(), err)
+		}
+		if _, done := st.Done(); done {
+			continue
+		}
+		for _, ws := range st.Windows() {
+			if ws.Published != nil || ws.Voided != nil {
+				continue
+			}
+			for _, a := range ws.Attempts {
+				for _, r := range a.Results {
+					for _, m := range r.Messages {
+						for _, f := range m.NewFiles {
+							out[f.FileName] = true
+							for _, x := range f.ExtraFiles {
+								out[x] = true
+							}
+						}
+						for _, x := range m.NewIndexFiles {
+							out[x.FileName] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}

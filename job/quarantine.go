@@ -1,0 +1,96 @@
+package job
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/source"
+)
+
+// Values of Config.BadRows.
+const (
+	BadRowsFail       = "fail"       // a bad row stops the load (the default)
+	BadRowsQuarantine = "quarantine" // a bad row is left out and listed in the quarantine file
+)
+
+// quarantineDir is the directory, inside the checkpoint store's root, holding quarantine files.
+// checkpoint.Store.Load reads named records only, so it ignores this directory.
+const quarantineDir = "quarantine"
+
+// QuarantinePath is the file listing the rows task left out in attempt a of window w: one JSON
+// object (source.Rejected) per line. Each attempt has files of its own, so a recomputed attempt
+// never duplicates entries; only the committed attempt's files (Published.Attempt) count.
+func QuarantinePath(store *checkpoint.Store, w int64, a int, task string) string {
+	return fileio.Join(store.Root(), quarantineDir,
+		"window-"+strconv.FormatInt(w, 10)+"-attempt-"+strconv.Itoa(a)+"-"+task+".jsonl")
+}
+
+// QuarantineDir is the directory of a store's quarantine files.
+func QuarantineDir(store *checkpoint.Store) string { return fileio.Join(store.Root(), quarantineDir) }
+
+func (c *Config) checkBadRows() error {
+	switch c.BadRows {
+	case "", BadRowsFail:
+		c.BadRows = BadRowsFail
+	case BadRowsQuarantine:
+		c.Mapping.SkipBadRows = true
+	default:
+		return fmt.Errorf("job: bad-rows %q: use %s or %s", c.BadRows, BadRowsFail, BadRowsQuarantine)
+	}
+	return nil
+}
+
+// writeQuarantine creates the quarantine file of one task's attempt before its result is stored, so
+// a stored result's Quarantined count always has its file. A task writes the same rows on every run
+// of the same attempt, so an existing file with the same content is accepted.
+func writeQuarantine(ctx context.Context, store *checkpoint.Store, w int64, a int, task string, rows []source.Rejected) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("quarantine of window %d: row %d of %s: %w", w, r.Row, r.File, err)
+		}
+	}
+	path := QuarantinePath(store, w, a, task)
+	err := store.FS().WriteIfAbsent(ctx, path, buf.Bytes())
+	if errors.Is(err, fileio.ErrExist) {
+		old, rerr := store.FS().ReadFile(ctx, path)
+		if rerr == nil && bytes.Equal(old, buf.Bytes()) {
+			return nil
+		}
+		return fmt.Errorf("quarantine file %s exists with other content: another runner ran this attempt; stop it and run the load again", path)
+	}
+	if err != nil {
+		return fmt.Errorf("write quarantine file %s: %w", path, err)
+	}
+	return nil
+}
+
+// voidAfterInputError takes a freshly assigned window out of the job when its first attempt failed
+// on bad input, so the user can fix the input and run the same command again: the window's splits
+// return to the pool, a changed file is re-planned (replan), and the rows load in a new window.
+// It is safe because nothing of the window can be committed: its only attempt failed in its tasks
+// (before any commit), the attempt began with this runner's write-once `assigned` record, and
+// recovery never commits or publishes a voided window. Other errors are returned as they are.
+func (d *driver) voidAfterInputError(ctx context.Context, a checkpoint.Assigned, err error) error {
+	var ie *InputError
+	if !errors.As(err, &ie) || ctx.Err() != nil {
+		return err
+	}
+	v := checkpoint.Voided{Window: a.Window, Reason: "input error in attempt " + strconv.Itoa(a.Attempt) + ": " + source.Truncate(err.Error()),
+		Created: d.cfg.Now().UTC()}
+	if verr := d.store.WriteVoided(context.WithoutCancel(ctx), v); verr != nil {
+		d.cfg.Logger.Warn("could not void the window after an input error; fixing the input will not resume this job", "window", a.Window, "err", verr)
+	}
+	return err
+}

@@ -1,0 +1,177 @@
+package compact_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/lakeload/lakeload/fileio/mem"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/read"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
+	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/write"
+)
+
+// newTable creates a table (id BIGINT, v STRING[, dt STRING]) in a fresh in-memory file system.
+func newTable(t *testing.T, pk, part []string, opts map[string]string) *table.Table {
+	t.Helper()
+	cols := [][2]string{{"id", "BIGINT NOT NULL"}, {"v", "STRING"}, {"dt", "STRING NOT NULL"}}
+	fields := make([]spec.DataField, len(cols))
+	for i, c := range cols {
+		typ, err := spec.ParseType(c[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields[i] = spec.DataField{Name: c[0], Type: typ}
+	}
+	s, err := spec.NewSchema(fields, part, pk, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	fs, dir := mem.New(), "/wh/db.db/t"
+	if err := table.NewSchemas(fs, dir).Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := table.Open(ctx, fs, dir, "db.t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+type change struct {
+	kind spec.RowKind
+	id   int64
+	v    string
+	dt   string
+}
+
+// model is the expected table content: the naive replay of every change (deduplicate keeps the
+// last row per key, a delete removes it; first-row keeps the first row and ignores deletes; append
+// keeps every row).
+type model struct {
+	engine string // "deduplicate", "first-row", "append"
+	rows   map[string][]any
+	all    [][]any
+}
+
+func newModel(engine string) *model { return &model{engine: engine, rows: map[string][]any{}} }
+
+func (m *model) apply(c change) {
+	row := []any{c.id, c.v, c.dt}
+	k := fmt.Sprint(c.dt, "/", c.id)
+	switch m.engine {
+	case "append":
+		m.all = append(m.all, row)
+	case "first-row":
+		if _, ok := m.rows[k]; !ok && !c.kind.IsRetract() {
+			m.rows[k] = row
+		}
+	default:
+		if c.kind.IsRetract() {
+			delete(m.rows, k)
+		} else {
+			m.rows[k] = row
+		}
+	}
+}
+
+func (m *model) want() []string {
+	var out []string
+	for _, r := range m.rows {
+		out = append(out, fmt.Sprint(r))
+	}
+	for _, r := range m.all {
+		out = append(out, fmt.Sprint(r))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commitChanges writes changes in one commit (user "loader") and applies them to m.
+func commitChanges(t *testing.T, tbl *table.Table, m *model, cs []change) int64 {
+	t.Helper()
+	ctx := context.Background()
+	w, err := write.New(ctx, tbl, write.Options{CompactsBeforePublish: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if err := w.WriteRow(ctx, []any{c.id, c.v, c.dt}, c.kind); err != nil {
+			t.Fatal(err)
+		}
+		m.apply(c)
+	}
+	msgs, err := w.Prepare(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: "loader", Identifier: commit.BatchIdentifier, LookupAfter: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.SnapshotID
+}
+
+// visible reads tbl as Java's batch read would (level 0 skipped where Java skips it).
+func visible(t *testing.T, tbl *table.Table) []string {
+	t.Helper()
+	_, rows, err := read.Rows(context.Background(), tbl, read.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = fmt.Sprint(r)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// liveFiles returns the live data files of the latest snapshot.
+func liveFiles(t *testing.T, tbl *table.Table) []manifest.ManifestEntry {
+	t.Helper()
+	ctx := context.Background()
+	s, err := tbl.Snapshots().Latest(ctx)
+	if err != nil || s == nil {
+		t.Fatalf("latest snapshot: %v %v", s, err)
+	}
+	live, err := commit.LiveFiles(ctx, tbl, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return live
+}
+
+func ins(id int64, v, dt string) change { return change{spec.RowKindInsert, id, v, dt} }
+func del(id int64, dt string) change    { return change{spec.RowKindDelete, id, "", dt} }
+
+// wasEverCommitted reports whether any snapshot of tbl holds the data file name.
+func wasEverCommitted(t *testing.T, tbl *table.Table, name string) bool {
+	t.Helper()
+	ctx := context.Background()
+	ids, err := tbl.Snapshots().IDs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		s, err := tbl.Snapshots().Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		live, err := commit.LiveFiles(ctx, tbl, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range live {
+			if e.File.FileName == name {
+				return true
+			}
+		}
+	}
+	return false
+}

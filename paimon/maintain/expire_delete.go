@@ -1,0 +1,283 @@
+package maintain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// deletion deletes the files of expiring snapshots (Java SnapshotDeletion / FileDeletionBase).
+// Reads of metadata of the snapshots being expired are tolerant, as in Java: a crash of an earlier
+// run may have deleted some already, and a file that cannot be read is simply not deleted.
+type deletion struct {
+	t      *table.Table
+	paths  *table.Paths
+	dryRun bool
+	res    *ExpireResult
+
+	cachedTag int64            // id of the tag whose files tagFiles holds (0: none)
+	tagFiles  map[fileKey]bool // data files of that tag
+}
+
+// fileKey identifies a data file within a table: partition bytes, bucket, name.
+type fileKey struct {
+	part   string
+	bucket int32
+	name   string
+}
+
+func keyOf(e manifest.ManifestEntry) fileKey {
+	return fileKey{string(e.Partition), e.Bucket, e.File.FileName}
+}
+
+func newDeletion(t *table.Table, dryRun bool, res *ExpireResult) *deletion {
+	return &deletion{t: t, paths: t.NewPaths(), dryRun: dryRun, res: res}
+}
+
+func (d *deletion) delete(ctx context.Context, path, kind string) error {
+	return deleteFile(ctx, d.t, d.dryRun, Deleted{Path: path, Kind: kind}, &d.res.Files)
+}
+
+// dataPath is the path of an entry's data file (its external path when set).
+func (d *deletion) dataPath(e manifest.ManifestEntry) (string, error) {
+	return d.paths.DataFile(e.Partition, e.Bucket, e.File.FileName, e.File.ExternalPath)
+}
+
+// tagSkipper returns a predicate true for the data files of the last tag before snapshot id
+// (Java createDataFileSkipperForTags). An error means the tag's files could not be read.
+func (d *deletion) tagSkipper(ctx context.Context, tags []*spec.Snapshot, id int64) (func(manifest.ManifestEntry) bool, error) {
+	i := previousTag(tags, id)
+	if i < 0 {
+		return func(manifest.ManifestEntry) bool { return false }, nil
+	}
+	if tags[i].ID != d.cachedTag {
+		d.cachedTag, d.tagFiles = 0, nil
+		entries, err := snapshotEntries(ctx, d.t, tags[i])
+		if err != nil {
+			return nil, err
+		}
+		merged, err := manifest.MergeKeepingDeletes(entries)
+		if err != nil {
+			return nil, err
+		}
+		d.tagFiles = make(map[fileKey]bool, len(merged))
+		for _, e := range merged {
+			d.tagFiles[keyOf(e)] = true
+		}
+		d.cachedTag = tags[i].ID
+	}
+	files := d.tagFiles
+	return func(e manifest.ManifestEntry) bool { return files[keyOf(e)] }, nil
+}
+
+// snapshotEntries reads every entry of s's base and delta manifests, strictly.
+func snapshotEntries(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]manifest.ManifestEntry, error) {
+	metas, err := commit.DataManifests(ctx, t, s)
+	if err != nil {
+		return nil, err
+	}
+	var all []manifest.ManifestEntry
+	for _, m := range metas {
+		es, err := commit.ReadManifest(ctx, t, m.FileName)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, es...)
+	}
+	return all, nil
+}
+
+// cleanUnusedDataFiles deletes the data files (and their extra files) that the manifest list
+// DELETEs and does not re-ADD, unless skip holds them. One unreadable manifest cancels it all.
+func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip func(manifest.ManifestEntry) bool) error {
+	metas, err := commit.ReadList(ctx, d.t, list)
+	if err != nil {
+		return nil
+	}
+	toDelete := map[string]manifest.ManifestEntry{}
+	for _, m := range metas {
+		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+		if err != nil {
+			return nil
+		}
+		for _, e := range entries {
+			p, err := d.dataPath(e)
+			if err != nil {
+				return nil
+			}
+			if e.Kind == manifest.Add {
+				delete(toDelete, p) // an upgraded file: deleted at one level, added at another
+			} else {
+				toDelete[p] = e
+			}
+		}
+	}
+	paths := make([]string, 0, len(toDelete))
+	for p := range toDelete {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		e := toDelete[p]
+		if skip(e) {
+			continue
+		}
+		if err := d.delete(ctx, p, KindData); err != nil {
+			return err
+		}
+		dir := p[:strings.LastIndex(p, "/")+1]
+		for _, x := range e.File.ExtraFiles {
+			if err := d.delete(ctx, dir+x, KindData); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// deleteAddedFiles deletes the files a changelog manifest list ADDs (Java deleteAddedDataFiles).
+func (d *deletion) deleteAddedFiles(ctx context.Context, list string) error {
+	metas, err := commit.ReadList(ctx, d.t, list)
+	if err != nil {
+		return nil
+	}
+	for _, m := range metas {
+		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if e.Kind != manifest.Add {
+				continue
+			}
+			p, err := d.dataPath(e)
+			if err != nil {
+				continue
+			}
+			if err := d.delete(ctx, p, KindChangelog); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// skippingSet names the metadata files the snapshots use: manifest lists, manifests, index
+// manifest and index files, statistics (Java manifestSkippingSet). Reads are strict.
+func (d *deletion) skippingSet(ctx context.Context, snaps []*spec.Snapshot) (map[string]bool, error) {
+	keep := map[string]bool{}
+	for _, s := range snaps {
+		keep[s.BaseManifestList], keep[s.DeltaManifestList] = true, true
+		metas, err := commit.DataManifests(ctx, d.t, s)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range metas {
+			keep[m.FileName] = true
+		}
+		if s.IndexManifest != nil && *s.IndexManifest != "" {
+			keep[*s.IndexManifest] = true
+			entries, err := readIndexManifest(ctx, d.t, *s.IndexManifest)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range entries {
+				keep[e.FileName] = true
+			}
+		}
+		if s.Statistics != nil {
+			keep[*s.Statistics] = true
+		}
+	}
+	return keep, nil
+}
+
+// cleanUnusedMetadata deletes the manifest lists, manifests, index manifest, index files and
+// statistics file of expired snapshot s that keep does not name (Java cleanUnusedManifests).
+func (d *deletion) cleanUnusedMetadata(ctx context.Context, s *spec.Snapshot, keep map[string]bool) error {
+	lists := []string{s.BaseManifestList, s.DeltaManifestList}
+	if s.ChangelogManifestList != nil && *s.ChangelogManifestList != "" {
+		lists = append(lists, *s.ChangelogManifestList)
+	}
+	for _, l := range lists {
+		if err := d.cleanUnusedManifestList(ctx, l, keep); err != nil {
+			return err
+		}
+	}
+	if s.IndexManifest != nil && *s.IndexManifest != "" {
+		entries, err := readIndexManifest(ctx, d.t, *s.IndexManifest)
+		if errors.Is(err, fileio.ErrNotExist) {
+			entries, err = nil, nil // deleted with another snapshot or by an earlier run
+		} else if err != nil {
+			return err
+		} else {
+			for _, e := range entries {
+				if keep[e.FileName] {
+					continue
+				}
+				keep[e.FileName] = true
+				p := fileio.Join(d.t.Path, "index", e.FileName)
+				if e.ExternalPath != nil && *e.ExternalPath != "" {
+					p = *e.ExternalPath
+				}
+				if err := d.delete(ctx, p, KindIndex); err != nil {
+					return err
+				}
+			}
+			if !keep[*s.IndexManifest] {
+				keep[*s.IndexManifest] = true
+				if err := d.delete(ctx, fileio.Join(d.t.Path, "manifest", *s.IndexManifest), KindIndexManifest); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if s.Statistics != nil && *s.Statistics != "" && !keep[*s.Statistics] {
+		keep[*s.Statistics] = true
+		if err := d.delete(ctx, fileio.Join(d.t.Path, "statistics", *s.Statistics), KindStatistics); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cleanUnusedManifestList deletes the manifests of list that keep does not name, then the list.
+func (d *deletion) cleanUnusedManifestList(ctx context.Context, list string, keep map[string]bool) error {
+	metas, _ := commit.ReadList(ctx, d.t, list) // tolerant: an earlier run may have deleted it
+	for _, m := range metas {
+		if keep[m.FileName] {
+			continue
+		}
+		keep[m.FileName] = true
+		if err := d.delete(ctx, fileio.Join(d.t.Path, "manifest", m.FileName), KindManifest); err != nil {
+			return err
+		}
+	}
+	if !keep[list] {
+		keep[list] = true
+		return d.delete(ctx, fileio.Join(d.t.Path, "manifest", list), KindManifestList)
+	}
+	return nil
+}
+
+// readIndexManifest reads manifest/<name> as an index manifest.
+func readIndexManifest(ctx context.Context, t *table.Table, name string) ([]manifest.IndexManifestEntry, error) {
+	f, err := t.FS.Open(ctx, fileio.Join(t.Path, "manifest", name))
+	if err != nil {
+		return nil, fmt.Errorf("open index manifest %s: %w", name, err)
+	}
+	defer f.Close()
+	entries, err := manifest.ReadIndexManifest(f)
+	if err != nil {
+		return nil, fmt.Errorf("index manifest %s: %w", name, err)
+	}
+	return entries, nil
+}

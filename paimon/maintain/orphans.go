@@ -1,0 +1,177 @@
+package maintain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// OrphanResult reports a CleanOrphans run.
+type OrphanResult struct {
+	Files  []Deleted // orphan files deleted (or that would be, in a dry run), by path
+	Bytes  int64     // their total size
+	DryRun bool
+}
+
+// CleanOrphans deletes the files of t that nothing references and that were last modified before
+// olderThan (Java LocalOrphanFilesClean): files in manifest/, index/, statistics/ and the bucket
+// directories that no snapshot, tag or changelog names, and leftovers (such as temporary files) in
+// snapshot/ and changelog/ that are not snapshot, changelog or hint files. protected names files
+// that are in flight (a load's stored but uncommitted results); they are never deleted. Names are
+// compared by file name, as Java does. A snapshot whose metadata cannot be read stops the run with
+// an error unless the snapshot itself was expired meanwhile. With dryRun nothing is deleted.
+func CleanOrphans(ctx context.Context, t *table.Table, olderThan time.Time, dryRun bool, protected map[string]bool) (OrphanResult, error) {
+	res := OrphanResult{DryRun: dryRun}
+	candidates, err := orphanCandidates(ctx, t, olderThan)
+	if err != nil {
+		return res, err
+	}
+	if len(candidates) == 0 {
+		return res, nil
+	}
+	used, err := usedFiles(ctx, t)
+	if err != nil {
+		return res, fmt.Errorf("clean orphans of %s: %w (nothing was deleted)", t.Path, err)
+	}
+	for _, c := range candidates {
+		name := c.Path[strings.LastIndex(c.Path, "/")+1:]
+		if c.Kind == KindOrphan && (used[name] || protected[name]) {
+			continue
+		}
+		if !dryRun {
+			if err := t.FS.Delete(ctx, c.Path); err != nil {
+				return res, fmt.Errorf("delete orphan file %s: %w", c.Path, err)
+			}
+		}
+		c.Kind = KindOrphan
+		res.Files = append(res.Files, c)
+		res.Bytes += c.Size
+	}
+	return res, nil
+}
+
+// leftover marks candidates of snapshot/ and changelog/: not metadata any snapshot can name.
+const leftover = "leftover"
+
+// orphanCandidates lists the files that may be orphans, sorted by path: files of the metadata and
+// data directories (Kind KindOrphan), and leftovers in snapshot/ and changelog/ (Kind leftover).
+func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) ([]Deleted, error) {
+	var out []Deleted
+	add := func(dir, kind string, keep func(name string) bool) error {
+		infos, err := t.FS.List(ctx, dir)
+		if err != nil {
+			return fmt.Errorf("list %s: %w", dir, err)
+		}
+		for _, fi := range infos {
+			if !fi.IsDir && fi.ModTime.Before(olderThan) && !keep(fi.Name) {
+				out = append(out, Deleted{Path: fi.Path, Kind: kind, Size: fi.Size})
+			}
+		}
+		return nil
+	}
+	none := func(string) bool { return false }
+	for _, d := range []string{"manifest", "index", "statistics"} {
+		if err := add(fileio.Join(t.Path, d), KindOrphan, none); err != nil {
+			return nil, err
+		}
+	}
+	dirs, err := bucketDirs(ctx, t, t.Path, len(t.Schema.PartitionKeys))
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dirs {
+		if err := add(d, KindOrphan, none); err != nil {
+			return nil, err
+		}
+	}
+	hint := func(n string) bool { return n == "EARLIEST" || n == "LATEST" }
+	if err := add(fileio.Join(t.Path, "snapshot"), leftover, func(n string) bool { return strings.HasPrefix(n, "snapshot-") || hint(n) }); err != nil {
+		return nil, err
+	}
+	if err := add(fileio.Join(t.Path, "changelog"), leftover, func(n string) bool { return strings.HasPrefix(n, "changelog-") || hint(n) }); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// bucketDirs returns the bucket directories below dir: level partition levels of "k=v" directories,
+// then "bucket-*" directories (Java OrphanFilesClean.listFileDirs).
+func bucketDirs(ctx context.Context, t *table.Table, dir string, level int) ([]string, error) {
+	infos, err := t.FS.List(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	var out []string
+	for _, fi := range infos {
+		switch {
+		case !fi.IsDir:
+		case level == 0 && strings.HasPrefix(fi.Name, "bucket-"):
+			out = append(out, fi.Path)
+		case level > 0 && strings.Contains(fi.Name, "="):
+			sub, err := bucketDirs(ctx, t, fi.Path, level-1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sub...)
+		}
+	}
+	return out, nil
+}
+
+// usedFiles names every file a snapshot, tag or changelog of t references: manifest lists,
+// manifests, data files and their extra files (ADD and DELETE entries), index manifests, index
+// files and statistics. Reads are strict, except for a snapshot that disappears while it is read.
+func usedFiles(ctx context.Context, t *table.Table) (map[string]bool, error) {
+	u := &usage{t: t, used: map[string]bool{}, manifests: map[string]bool{}}
+	snaps := t.Snapshots()
+	ids, err := snaps.IDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		s, err := snaps.Get(ctx, id)
+		if errors.Is(err, fileio.ErrNotExist) {
+			continue // expired meanwhile
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := u.add(ctx, s); err != nil {
+			if gone, _ := snapshotGone(ctx, t, id); gone {
+				continue
+			}
+			return nil, fmt.Errorf("snapshot %d: %w", id, err)
+		}
+	}
+	tags, err := taggedSnapshots(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range tags {
+		if err := u.add(ctx, s); err != nil {
+			return nil, fmt.Errorf("tag of snapshot %d: %w", s.ID, err)
+		}
+	}
+	changelogs, err := changelogSnapshots(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range changelogs {
+		if err := u.add(ctx, s); err != nil {
+			return nil, fmt.Errorf("changelog %d: %w", s.ID, err)
+		}
+	}
+	return u.used, nil
+}
+
+func snapshotGone(ctx context.Context, t *table.Table, id int64) (bool, error) {
+	exists, err := fileio.Exists(ctx, t.FS, t.Snapshots().Path(id))
+	return err == nil && !exists, err
+}
