@@ -54,6 +54,8 @@ type Config struct {
 	// result). By default a window is one task whose splits are read in parallel and whose rows go to
 	// one writer per (partition, bucket), flushed in parallel — fewer, larger files.
 	SplitTasks bool
+	// Executor runs each window attempt's tasks (executor.go); nil runs them in this process.
+	Executor Executor
 
 	Transform        Transform
 	Takeover         bool    // take the lease from a live runner (it must be stopped)

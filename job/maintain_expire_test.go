@@ -178,3 +178,30 @@ func foreignCommit(t *testing.T, tbl *table.Table, row []any) {
 		t.Error(err)
 	}
 }
+
+// TestExpireIgnoringThePinIsDetected is the negative control of TestExpireDuringJobThenCrashResume:
+// with expiry that ignores consumers (consumer.changelog-only), the same schedule expires a window's
+// marker before the job recorded it, and the job stops instead of finishing.
+func TestExpireIgnoringThePinIsDetected(t *testing.T) {
+	fx := loadtest.AggSum(41, matrixFiles, matrixRows)
+	e := newLoadEnv(t, fx, fx.WriteInputs(t, loadtest.TempDir(t)))
+	ctx := context.Background()
+	o := aggressiveExpiry
+	o.IgnoreConsumers = true
+	n := int64(0)
+	cfg := e.config(matrixCommitRows)
+	cfg.Hook = func(p string, w int64) error {
+		if p == PointAfterCommit {
+			n++
+			foreignCommit(t, e.tbl, []any{1000 + n, int64(7), int32(1), "other"})
+			if _, err := maintain.Expire(ctx, e.tbl, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	_, err := e.run(ctx, cfg)
+	if err == nil {
+		t.Fatal("the job finished although expiry removed its marker before verification: the pin is not what protects it")
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
@@ -30,38 +29,9 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 		// Rows whose id an earlier window published are skipped (read-only while tasks run).
 		d.filter = &idFilter{col: d.idCol, published: d.publishedIDs(w.Window)}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-		rows     int64
-	)
-	sem := make(chan struct{}, d.cfg.Parallelism)
-	for _, in := range tasks {
-		wg.Add(1)
-		go func(in TaskInput) {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			defer func() { <-sem }()
-			n, err := d.runAndStore(ctx, in)
-			mu.Lock()
-			defer mu.Unlock()
-			rows += n
-			if err != nil && firstErr == nil {
-				firstErr = err
-				cancel()
-			}
-		}(in)
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	rows, err := d.runTasks(ctx, tasks)
+	if err != nil {
+		return err
 	}
 	d.rows += rows
 	d.res.RowsWritten += rows

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,7 +16,8 @@ import (
 )
 
 // TestS3Warehouse runs create → load (twice, the second a no-op) → load changes → scan on an
-// s3:// warehouse with an s3:// checkpoint store on versitygw, and on a local warehouse; the scans
+// s3:// warehouse with an s3:// checkpoint store on versitygw, on a local warehouse, and on a local
+// warehouse loading its input from s3:// globs (the sample files uploaded to the server); the scans
 // must be equal, and the table's files must be on the server.
 func TestS3Warehouse(t *testing.T) {
 	srv := s3test.Start(t)
@@ -23,24 +26,24 @@ func TestS3Warehouse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scan := func(wh, ckpt string) []string {
+	scan := func(wh, ckpt, in string) []string {
 		ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "shop.orders",
 			"--column", "id BIGINT NOT NULL", "--column", "customer STRING", "--column", "amount DECIMAL(12, 2)",
 			"--column", "status STRING", "--column", "ts TIMESTAMP(3)", "--column", "dt STRING NOT NULL",
 			"--primary-key", "dt,id", "--partition-key", "dt", "--option", "bucket=2"))...)
-		load := tbl(wh, "shop.orders", "--from", sample+"/orders-[12].*", "--job", "orders", "--commit-rows", "1000")
+		load := tbl(wh, "shop.orders", "--from", in+"/orders-[12].*", "--job", "orders", "--commit-rows", "1000")
 		if ckpt != "" {
 			load = append(load, "--checkpoint", ckpt)
 		}
 		ok(t, cmdArgs([]string{"load"}, load)...)
 		ok(t, cmdArgs([]string{"load"}, load)...) // finished job: nothing to do
-		ok(t, cmdArgs([]string{"load"}, tbl(wh, "shop.orders", "--from", sample+"/orders-changes.csv", "--op-column", "op", "--job", "changes"))...)
+		ok(t, cmdArgs([]string{"load"}, tbl(wh, "shop.orders", "--from", in+"/orders-changes.csv", "--op-column", "op", "--job", "changes"))...)
 		out := lines(ok(t, cmdArgs([]string{"scan"}, tbl(wh, "shop.orders", "--output", "jsonl"))...))
 		sort.Strings(out)
 		return out
 	}
-	local := scan(t.TempDir(), "")
-	remote := scan(srv.URI("wh"), srv.URI("ckpt", "orders"))
+	local := scan(t.TempDir(), "", sample)
+	remote := scan(srv.URI("wh"), srv.URI("ckpt", "orders"), sample)
 	if len(local) != 3037 {
 		t.Fatalf("local scan has %d rows, want 3037 (testdata/sample/README.md)", len(local))
 	}
@@ -64,6 +67,25 @@ func TestS3Warehouse(t *testing.T) {
 		}
 	}
 
-	fails(t, exitUsage, []string{"--from", "s3://", "not supported yet"},
-		cmdArgs([]string{"load"}, tbl(srv.URI("wh"), "shop.orders", "--from", srv.URI("in", "*.parquet"), "--job", "x"))...)
+	// Input on S3 (--from s3://…/orders-[12].*), loaded into a local warehouse.
+	entries, err := os.ReadDir(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(sample, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := srv.Client().PutObject(context.Background(), &s3.PutObjectInput{
+			Bucket: &srv.Bucket, Key: aws.String("in/" + e.Name()), Body: bytes.NewReader(data),
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fromS3 := scan(t.TempDir(), "", srv.URI("in"))
+	sameLines(t, "scan of the load from s3:// input vs local input", local, fromS3)
+
+	fails(t, exitFailure, []string{"--from", "s3://lakeload-test/in/*.avro", "matches no files"},
+		cmdArgs([]string{"load"}, tbl(srv.URI("wh"), "shop.orders", "--from", srv.URI("in", "*.avro"), "--job", "x"))...)
 }

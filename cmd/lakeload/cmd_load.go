@@ -62,6 +62,8 @@ func newLoadCommand() *cobra.Command {
 		jf          jobFlags
 		in          inputFlags
 		idColumn    string
+		overwrite   string
+		incremental bool
 		commitEvery time.Duration
 		commitRows  int64
 		parallelism int
@@ -101,6 +103,12 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			if badRows != job.BadRowsFail && badRows != job.BadRowsQuarantine {
 				return usageError{fmt.Errorf("--bad-rows %q: use fail or quarantine", badRows)}
 			}
+			if overwrite != "" && overwrite != checkpoint.OverwritePartitions && overwrite != checkpoint.OverwriteTable {
+				return usageError{fmt.Errorf("--overwrite %q: use partitions (replace the partitions the input touches) or table (replace the whole table)", overwrite)}
+			}
+			if overwrite != "" && incremental {
+				return usageError{fmt.Errorf("--overwrite and --incremental cannot be combined: load later files with a new overwrite job")}
+			}
 			if logFormat != "text" && logFormat != "json" {
 				return usageError{fmt.Errorf("--log-format %q: use text or json", logFormat)}
 			}
@@ -130,6 +138,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
 				Hook: faultHook(stderr), Progress: progressReporter(stderr, logger),
 			}
+			cfg.Overwrite, cfg.Incremental = overwrite, incremental
 			cfg.EvolveSchema = evolve
 			if metricsAddr != "" {
 				reg := metrics.NewRegistry()
@@ -170,19 +179,36 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				}
 				fmt.Fprintf(out, "dry run of job %s into %s: %s; nothing written\n", jf.name, id, res.DryRun)
 			case res.AlreadyDone:
-				fmt.Fprintf(out, "job %s already finished (%d windows); nothing to do. Use 'lakeload job forget' to start it anew.\n", jf.name, res.Windows)
+				if incremental {
+					fmt.Fprintf(out, "job %s already finished (%d windows, generation %d); no new input files under --from; nothing to do.\n", jf.name, res.Windows, res.Generation)
+				} else {
+					fmt.Fprintf(out, "job %s already finished (%d windows); nothing to do. Pass --incremental to load files added under --from since, "+
+						"or use 'lakeload job forget' to start it anew.\n", jf.name, res.Windows)
+				}
 			default:
 				fmt.Fprintf(out, "job %s finished: %d windows, %d rows written by this run, %d recovery actions; last snapshot %d of %s\n",
 					jf.name, res.Windows, res.RowsWritten, res.Recovered, res.LastSnapshotID, id)
+				if res.NewFiles > 0 {
+					fmt.Fprintf(out, "generation %d: %d new input files loaded\n", res.Generation, res.NewFiles)
+				}
+				if res.OverwriteSnapshot > 0 {
+					fmt.Fprintf(out, "overwrite (%s) committed as snapshot %d\n", overwrite, res.OverwriteSnapshot)
+				}
 				if res.RowsQuarantined > 0 {
 					fmt.Fprintf(out, "rows quarantined by this run: %d (see %s; 'lakeload status' lists the files)\n", res.RowsQuarantined, job.QuarantineDir(store))
 				}
+			}
+			for _, c := range res.Changed {
+				fmt.Fprintf(out, "warning: input file %s, already loaded by job %s, is %s since; it is not loaded again (listed by 'lakeload status')\n",
+					c.Path, jf.name, c.Change)
 			}
 			return nil
 		},
 	}
 	jf.register(c)
 	in.register(c)
+	c.Flags().StringVar(&overwrite, "overwrite", "", "replace instead of append: 'partitions' (the partitions the input touches) or 'table'; committed as one OVERWRITE snapshot after the last window")
+	c.Flags().BoolVar(&incremental, "incremental", false, "on a finished job, load the files added under --from since its last run (a new generation); changed or removed files are reported, not reloaded")
 	c.Flags().StringVar(&idColumn, "id-column", "", "row-id mode: table column (integer or string) with a unique id per row; ids are checkpointed, duplicates refused")
 	c.Flags().DurationVar(&commitEvery, "commit-every", 0, "target duration of a window, e.g. 5m (sized from measured throughput)")
 	c.Flags().Int64Var(&commitRows, "commit-rows", 1_000_000, "rows per window (the first window's size with --commit-every)")

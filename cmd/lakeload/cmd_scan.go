@@ -101,6 +101,8 @@ type printer struct {
 	w      io.Writer
 	format string
 	fields []spec.DataField
+	keys   [][]byte // jsonl: each field's `"name":` (or `,"name":`), encoded once
+	line   []byte   // jsonl: the row being built, reused
 	csv    *csv.Writer
 	tab    *tabwriter.Writer
 }
@@ -110,6 +112,14 @@ func newPrinter(w io.Writer, format string, fields []spec.DataField) (*printer, 
 	names := make([]string, len(fields))
 	for i, f := range fields {
 		names[i] = f.Name
+		key, err := json.Marshal(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			key = append([]byte{','}, key...)
+		}
+		p.keys = append(p.keys, append(key, ':'))
 	}
 	switch format {
 	case "csv":
@@ -143,26 +153,17 @@ func text(t spec.DataType, v any) (string, error) {
 func (p *printer) row(row []any) error {
 	switch p.format {
 	case "jsonl":
-		var sb strings.Builder
-		sb.WriteByte('{')
+		p.line = append(p.line[:0], '{')
 		for i, f := range p.fields {
-			if i > 0 {
-				sb.WriteByte(',')
-			}
-			name, err := json.Marshal(f.Name)
-			if err != nil {
-				return err
-			}
-			sb.Write(name)
-			sb.WriteByte(':')
+			p.line = append(p.line, p.keys[i]...)
 			b, err := canon.Value(f.Type, row[i])
 			if err != nil {
 				return fmt.Errorf("column %s: %w", f.Name, err)
 			}
-			sb.Write(b)
+			p.line = append(p.line, b...)
 		}
-		sb.WriteString("}\n")
-		_, err := io.WriteString(p.w, sb.String())
+		p.line = append(p.line, '}', '\n')
+		_, err := p.w.Write(p.line)
 		return err
 	}
 	cells := make([]string, len(row))

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -15,7 +16,7 @@ import (
 // windowStatus is one window as status reports it.
 type windowStatus struct {
 	Window     int64  `json:"window"`
-	State      string `json:"state"` // assigned, committed, published, voided
+	State      string `json:"state"` // assigned, staged (overwrite jobs), committed, published, voided
 	Splits     int    `json:"splits"`
 	Attempts   int    `json:"attempts"`
 	SnapshotID int64  `json:"snapshotId,omitempty"`
@@ -41,6 +42,11 @@ type jobStatus struct {
 	QuarantineFiles []string `json:"quarantineFiles,omitempty"`
 	// Metrics are the load metrics the checkpoint store can tell (docs/metrics.md); NotStored names the others.
 	Metrics job.StoredMetrics `json:"metrics"`
+	// Overwrite is the job's overwrite mode ("" for appends); Generation its current incremental
+	// generation; Changed the already-loaded input files later generations found changed or gone.
+	Overwrite  string                  `json:"overwrite,omitempty"`
+	Generation int                     `json:"generation,omitempty"`
+	Changed    []checkpoint.FileChange `json:"changedInputs,omitempty"`
 }
 
 type leaseStatus struct {
@@ -84,6 +90,10 @@ func newStatusCommand() *cobra.Command {
 				return fmt.Errorf("%w: no job %s for table %s (store %s)", catalog.ErrTableNotExist, jf.name, id, store.Root())
 			}
 			rep := jobStatus{Job: jr.JobID, Table: id.String(), CommitUser: jr.CommitUser, Metrics: job.MetricsFromStore(st)}
+			rep.Overwrite, rep.Generation = jr.Options["overwrite"], st.Generation()
+			for _, g := range st.Generations() {
+				rep.Changed = append(rep.Changed, g.Changed...)
+			}
 			dr, done := st.Done()
 			rep.Done, rep.Aborted = done && !dr.Aborted, dr.Aborted
 			plan, _ := st.Plan()
@@ -95,6 +105,11 @@ func newStatusCommand() *cobra.Command {
 			published := map[int]bool{}
 			for _, ws := range st.Windows() {
 				w := windowStatus{Window: ws.Window, State: "assigned", Splits: len(ws.Assigned.Splits), Attempts: len(ws.Attempts)}
+				if rep.Overwrite != "" && ws.Committed == nil && slices.ContainsFunc(ws.Attempts, func(a checkpoint.AttemptState) bool {
+					return checkpoint.CheckCover(ws.Assigned.Splits, a.Results).Status == checkpoint.CoverExact
+				}) {
+					w.State = "staged" // written and stored; committed with the other windows after the last one
+				}
 				if ws.Committed != nil {
 					w.State, w.SnapshotID = "committed", ws.Committed.SnapshotID
 				}
@@ -141,6 +156,15 @@ func newStatusCommand() *cobra.Command {
 			}
 			if rep.RowsQuarantined > 0 {
 				fmt.Fprintf(out, "Quarantine: rows quarantined: %d (see %s)\n", rep.RowsQuarantined, strings.Join(rep.QuarantineFiles, ", "))
+			}
+			if rep.Overwrite != "" {
+				fmt.Fprintf(out, "Overwrite:  %s (windows are staged, then committed together as one OVERWRITE snapshot)\n", rep.Overwrite)
+			}
+			if rep.Generation > 1 {
+				fmt.Fprintf(out, "Generation: %d (incremental)\n", rep.Generation)
+			}
+			for _, c := range rep.Changed {
+				fmt.Fprintf(out, "Changed:    %s is %s since it was loaded (not reloaded) %s\n", c.Path, c.Change, c.Detail)
 			}
 			if rep.Lease != nil && rep.Lease.LastError != "" {
 				fmt.Fprintf(out, "Last error: %s\n", rep.Lease.LastError)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/paimon/commit"
@@ -68,7 +69,7 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 					return err
 				}
 			}
-			msgs, err := w.Prepare(ctx)
+			msgs, err := w.PrepareWith(ctx, write.Parallel(runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
 			if err != nil {
 				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err

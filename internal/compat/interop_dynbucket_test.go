@@ -36,7 +36,7 @@ func dynDef(target string) tableDef {
 // TestDynamicBucketLakeloadWrites: lakeload writes a dynamic-bucket table over several commits of
 // upserts and deletes (one commit by pypaimon, which also maintains the HASH index, in between);
 // lakeload, Java and pypaimon read every snapshot equal to the model, and every key hash is in one
-// bucket of its partition, the bucket whose data files hold the key.
+// bucket of its partition, the bucket whose data files hold the key (_TOTAL_BUCKETS -1, as Java writes).
 func TestDynamicBucketLakeloadWrites(t *testing.T) {
 	py := oracle.Py(t)
 	wh := t.TempDir()
@@ -217,6 +217,9 @@ func checkHashIndex(t *testing.T, tbl *table.Table, m *model) {
 		t.Fatal(err)
 	}
 	for _, e := range live {
+		if e.TotalBuckets != -1 {
+			t.Errorf("data file %s has _TOTAL_BUCKETS %d; Java writes -1 for dynamic-bucket tables", e.File.FileName, e.TotalBuckets)
+		}
 		for _, kb := range [][]byte{e.File.MinKey, e.File.MaxKey} {
 			h := hashOfSerialized(kb)
 			if b, ok := owner[string(e.Partition)][h]; !ok || b != e.Bucket {

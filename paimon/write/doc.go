@@ -3,7 +3,10 @@
 //
 // Invariants:
 //   - Rows are routed exactly as Java routes them: partition BinaryRow bytes, bucket =
-//     abs(murmur3(bucket-key BinaryRow) % bucket).
+//     abs(murmur3(bucket-key BinaryRow) % bucket); for dynamic-bucket primary-key tables (bucket = -1)
+//     the bucket the table's HASH index gives the trimmed key's hash (package index; new keys fill
+//     buckets up to dynamic-bucket.target-row-num), and Prepare adds each grown bucket's new HASH
+//     file to its message, deleting the file it replaces. Cross-partition ones are refused.
 //   - A primary-key data file holds at most one row per key, sorted by key, folded with the table's
 //     merge function, with sequence numbers above every number already live in its bucket (or above
 //     Options.SequenceBase), in arrival order.

@@ -25,9 +25,10 @@ func FormatOf(path string) string {
 	return ""
 }
 
-// Plan expands glob (path/filepath.Glob syntax, local file system) into one whole-file split per
-// matching regular file, sorted by path. format is "parquet", "csv", "jsonl", or "" to choose by
-// extension. Paths become absolute. Each split records the file's size and modification time
+// Plan expands glob into one whole-file split per matching regular file, sorted by path. A local
+// glob uses path/filepath.Glob; an object-store glob (s3://bucket/in/*.parquet) is listed through
+// fs (path.Match per element, see globRemote) and its matches keep the location as given. format
+// is "parquet", "csv", "jsonl", or "" to choose by extension. Local paths become absolute. Each split records the file's size and modification time
 // (read through fs) and, for Parquet, RowCount = the footer's row count; text splits have
 // RowCount -1. It fails when nothing matches, naming the glob.
 func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.Split, error) {
@@ -36,17 +37,25 @@ func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.
 	default:
 		return nil, fmt.Errorf("unknown input format %q: use parquet, csv or jsonl", format)
 	}
-	matches, err := filepath.Glob(glob)
+	var matches []string
+	var err error
+	if isRemote(glob) {
+		matches, err = globRemote(ctx, fs, glob) // object store: list through fs (glob_remote.go)
+	} else if matches, err = filepath.Glob(glob); err != nil {
+		err = fmt.Errorf("input glob %q: %w", glob, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("input glob %q: %w", glob, err)
+		return nil, err
 	}
 	var splits []source.Split
 	for _, m := range matches {
-		abs, err := filepath.Abs(m)
-		if err != nil {
-			return nil, fmt.Errorf("input file %s: %w", m, err)
+		abs := m
+		if !isRemote(m) {
+			if abs, err = filepath.Abs(m); err != nil {
+				return nil, fmt.Errorf("input file %s: %w", m, err)
+			}
+			abs = filepath.ToSlash(abs)
 		}
-		abs = filepath.ToSlash(abs)
 		info, err := fs.Stat(ctx, abs)
 		if err != nil {
 			return nil, fmt.Errorf("input file %s: %w", abs, err)

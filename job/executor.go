@@ -1,0 +1,168 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/source"
+)
+
+// Executor runs the write tasks of one window attempt somewhere: in this process (the default,
+// Config.Executor nil) or on other machines (job/temporal). The driver — recovery, assignment,
+// commit and publish — stays in Run; an executor only makes each task run RunTask, which stores the
+// task's result in the checkpoint store. The driver then reloads the store and commits only from
+// stored results, so an executor that runs a task twice, or reports a task done that another try
+// finished, cannot change what is committed: a result stored for a task id stands (S1).
+type Executor interface {
+	// RunTasks returns nil once every task of b has a stored result, or the first task error. The
+	// row count is informational (rows written by the tries this call ran).
+	RunTasks(ctx context.Context, b TaskBatch) (rows int64, err error)
+}
+
+// TaskBatch is the plain-data description of one window attempt's tasks, all a remote executor
+// sends: the large outputs (commit messages, ids) go to the checkpoint store, not back.
+type TaskBatch struct {
+	Job      string      `json:"job"`
+	Window   int64       `json:"window"`
+	Attempt  int         `json:"attempt"`
+	SchemaID int64       `json:"schemaId"` // the table schema the tasks must write with
+	Tasks    []TaskInput `json:"tasks"`
+	// PerTask is how many splits one task reads at once (the in-process Parallelism); SplitTasks
+	// says each task has writers of its own (runTask) rather than one writer per bucket shared by
+	// its readers (runWindowTask).
+	PerTask    int  `json:"perTask"`
+	SplitTasks bool `json:"splitTasks"`
+}
+
+// TaskEnv is what a task needs where it runs: the table (at TaskBatch.SchemaID), the job's
+// checkpoint store, the input source and the job's result-changing options.
+type TaskEnv struct {
+	Table     *table.Table
+	Store     *checkpoint.Store
+	Source    source.Source
+	Mapping   source.MappingOptions
+	Transform Transform // library users only; must be the driver's (deterministic)
+	IDColumn  string    // row-id mode, as Config.IDColumn
+}
+
+// TaskID is the result name of task n of a window attempt.
+func TaskID(n int) string { return fmt.Sprintf("t%04d", n) }
+
+// RunTask runs task in of batch b and stores its result in env.Store. It is at-least-once safe: if
+// a result is already stored for the task (an earlier or concurrent try), that result stands and
+// RunTask returns (0, nil) without writing; a try that loses the race leaves its files unreferenced
+// (never committed; `lakeload orphans` removes them). A table whose schema is not b.SchemaID is an
+// error: the driver evolved or the table moved on, and a retry after reloading the table may pass.
+func RunTask(ctx context.Context, env TaskEnv, b TaskBatch, in TaskInput) (int64, error) {
+	if env.Table.Schema.ID != b.SchemaID {
+		return 0, fmt.Errorf("window %d task %d: table %s is at schema %d, the driver wrote with schema %d; reload the table and retry",
+			in.Window, in.Task, env.Table.Path, env.Table.Schema.ID, b.SchemaID)
+	}
+	taskID := TaskID(in.Task)
+	done, err := fileio.Exists(ctx, env.Store.FS(), env.Store.ResultPath(in.Window, in.Attempt, taskID))
+	if err != nil || done {
+		return 0, err
+	}
+	var filter *idFilter
+	if env.IDColumn != "" {
+		if filter, err = storedIDFilter(ctx, env, in.Window); err != nil {
+			return 0, err
+		}
+	}
+	src := env.Source
+	if src == nil {
+		return 0, errors.New("job: TaskEnv.Source is required")
+	}
+	var out TaskOutput
+	if b.SplitTasks {
+		out, err = runTask(ctx, src, env.Table, in, env.Mapping, env.Transform, filter)
+	} else {
+		out, err = runWindowTask(ctx, src, env.Table, in, env.Mapping, env.Transform, filter, max(b.PerTask, 1))
+	}
+	if err != nil {
+		return 0, err
+	}
+	if err := writeQuarantine(ctx, env.Store, in.Window, in.Attempt, taskID, out.Rejected); err != nil && !errors.Is(err, fileio.ErrExist) {
+		return 0, err
+	}
+	_, err = env.Store.WriteResult(ctx, checkpoint.TaskResult{Window: in.Window, Attempt: in.Attempt,
+		TaskID: taskID, Messages: out.Messages, Splits: out.Covered, IDs: out.IDs, Rows: out.Rows, Quarantined: int64(len(out.Rejected))})
+	if errors.Is(err, fileio.ErrExist) {
+		return 0, nil // another try stored the task's result first; it stands
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store result of window %d task %d: %w", in.Window, in.Task, err)
+	}
+	return out.Rows, nil
+}
+
+// storedIDFilter builds the row-id filter of window w from the store: ids published by live
+// windows before w are skipped, as the in-process driver does (rowid.go).
+func storedIDFilter(ctx context.Context, env TaskEnv, w int64) (*idFilter, error) {
+	col, err := idColumnIndex(env.Table.Schema, env.IDColumn)
+	if err != nil {
+		return nil, err
+	}
+	st, err := env.Store.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pub := map[string]int64{}
+	for _, ws := range st.Windows() {
+		if ws.Published == nil || ws.Voided != nil || ws.Window >= w {
+			continue
+		}
+		for _, id := range ws.Published.IDs {
+			pub[id] = ws.Window
+		}
+	}
+	if len(pub) == 0 {
+		pub = nil
+	}
+	return &idFilter{col: col, published: pub}, nil
+}
+
+// runTasks runs a window attempt's tasks with Config.Executor, or in this process: at most
+// Parallelism at once, the first error cancelling the rest.
+func (d *driver) runTasks(ctx context.Context, tasks []TaskInput) (int64, error) {
+	if ex := d.cfg.Executor; ex != nil && len(tasks) > 0 {
+		return ex.RunTasks(ctx, TaskBatch{Job: d.cfg.Name, Window: tasks[0].Window, Attempt: tasks[0].Attempt,
+			SchemaID: d.t.Schema.ID, Tasks: tasks, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks})
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		rows     int64
+	)
+	sem := make(chan struct{}, d.cfg.Parallelism)
+	for _, in := range tasks {
+		wg.Add(1)
+		go func(in TaskInput) {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-sem }()
+			n, err := d.runAndStore(ctx, in)
+			mu.Lock()
+			defer mu.Unlock()
+			rows += n
+			if err != nil && firstErr == nil {
+				firstErr = err
+				cancel()
+			}
+		}(in)
+	}
+	wg.Wait()
+	return rows, firstErr
+}

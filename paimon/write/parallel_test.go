@@ -1,0 +1,58 @@
+package write
+
+import (
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestParallelRunsAllAndBoundsConcurrency: every function runs once, never more than n at a time.
+func TestParallelRunsAllAndBoundsConcurrency(t *testing.T) {
+	var ran, running, peak atomic.Int32
+	fns := make([]func() error, 20)
+	for i := range fns {
+		fns[i] = func() error {
+			c := running.Add(1)
+			for {
+				p := peak.Load()
+				if c <= p || peak.CompareAndSwap(p, c) {
+					break
+				}
+			}
+			time.Sleep(time.Millisecond)
+			running.Add(-1)
+			ran.Add(1)
+			return nil
+		}
+	}
+	if err := Parallel(3)(fns); err != nil {
+		t.Fatal(err)
+	}
+	if ran.Load() != 20 || peak.Load() > 3 || peak.Load() < 2 {
+		t.Errorf("ran %d of 20, peak concurrency %d (want 2..3)", ran.Load(), peak.Load())
+	}
+}
+
+// TestParallelReturnsFirstErrorAndStops: a failure is returned and functions not yet started are skipped.
+func TestParallelReturnsFirstErrorAndStops(t *testing.T) {
+	boom := errors.New("boom")
+	var ran atomic.Int32
+	fns := make([]func() error, 50)
+	for i := range fns {
+		fns[i] = func() error {
+			ran.Add(1)
+			if i == 0 {
+				return boom
+			}
+			time.Sleep(time.Millisecond)
+			return nil
+		}
+	}
+	if err := Parallel(2)(fns); !errors.Is(err, boom) {
+		t.Fatalf("got %v, want boom", err)
+	}
+	if ran.Load() >= 50 {
+		t.Errorf("all %d functions ran after the first failed", ran.Load())
+	}
+}
