@@ -19,7 +19,7 @@ type inputFlags struct {
 }
 
 func (f *inputFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.from, "from", "", "input file or glob, e.g. 'in/*.parquet' (required)")
+	c.Flags().StringVar(&f.from, "from", "", "input file or glob, e.g. 'in/*.parquet' or 's3://bucket/in/*.parquet' (required)")
 	c.Flags().StringVar(&f.format, "format", "", "input format: parquet, csv or jsonl (default: from the file extension)")
 	c.Flags().StringVar(&f.opColumn, "op-column", "", "input column holding row kinds (+I, -U, +U, -D)")
 	c.Flags().BoolVar(&f.ignoreExtra, "ignore-extra-columns", false, "ignore input columns the table does not have")

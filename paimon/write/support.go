@@ -36,6 +36,9 @@ func checkWritable(t *table.Table, hiddenLevel0OK bool) error {
 	case b == 0 || b < -2:
 		return fail("bucket=%d is invalid; use -1 or a positive bucket count", b)
 	}
+	if v, ok := o.Get("manifest.format"); ok && !strings.EqualFold(v, "avro") {
+		return fail("manifest.format=%s: lakeload reads ORC manifests but writes Avro ones only, which Java would then misread; create the table with 'manifest.format'='avro' (the default)", v)
+	}
 	if v, ok := o.Get("bucket-function.type"); ok && !strings.EqualFold(v, "default") {
 		return fail("bucket-function.type=%s is not supported; only 'default' is", v)
 	}

@@ -368,6 +368,7 @@ func TestRefusedWrites(t *testing.T) {
 		{"changelog input", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "changelog-producer": "input"}, []string{"changelog-producer=input", "use 'none'"}},
 		{"orc", kv, nil, nil, map[string]string{"file.format": "orc"}, []string{"file.format=orc", "'file.format'='parquet'"}},
 		{"bucket function mod", kv, nil, []string{"k"}, map[string]string{"bucket": "2", "bucket-function.type": "mod"}, []string{"bucket-function.type=mod", "'default'"}},
+		{"orc manifests", kv, nil, []string{"k"}, map[string]string{"bucket": "2", "manifest.format": "orc"}, []string{"manifest.format=orc", "'avro'"}},
 		{"postpone bucket", kv, nil, []string{"k"}, map[string]string{"bucket": "-2"}, []string{"bucket=-2", "fixed bucket count"}},
 		{"row tracking", kv, nil, nil, map[string]string{"row-tracking.enabled": "true"}, []string{"row-tracking.enabled"}},
 		{"float partition", [][2]string{{"f", "FLOAT"}, {"v", "STRING"}}, []string{"f"}, nil, nil, []string{"partition column f", "FLOAT", "Float.toString", "STRING"}},

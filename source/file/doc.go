@@ -4,8 +4,11 @@
 // Invariants:
 //   - Every row of a split is returned exactly once, in file order; nothing is skipped silently:
 //     a malformed record, a value that does not fit its column, or a file that no longer matches
-//     its split's fingerprint is an error naming the file, the line (text) or row (Parquet), the
-//     column, the value and the expected form.
+//     its split's fingerprint is an error naming the file, the 1-based data row (and line, for
+//     text), the column, the value and the expected form. With SkipBadRows, rows failing row-level
+//     validation are reported in Batch.Rejected with their raw text (CSV, JSONL) or values (Parquet).
+//   - A damaged Parquet file is an error wrapping spec.ErrCorrupt that names the byte range at fault
+//     (the footer, or the row group being decoded).
 //   - Text values follow the rules in docs/input-formats.md; Parquet values go through
 //     source.ArrowMapping's safe widening casts.
 //   - Readers never panic on malformed input.
