@@ -14,7 +14,9 @@
 //	windows/<w>/committed                 Committed: snapshot id + attempt, after verification
 //	windows/<w>/published                 Published: the coverage now done
 //	windows/<w>/voided                    Voided: w was rolled back and its splits return to the pool
-//	done                                  DoneRecord: the job finished
+//	done                                  DoneRecord: the job (its first generation) finished
+//	generations/<g>/start                 Generation g ≥ 2 of an incremental job: its splits, plan revision, changed files
+//	generations/<g>/done                  DoneRecord of generation g
 //
 // Invariants:
 //   - Every record except the lease is written exactly once with fileio.WriteIfAbsent; a second
@@ -29,5 +31,9 @@
 //     It keeps protocol invariants I1 (published ⊆ committed), I2 (one commit per window, in
 //     increasing window order), I3 (stop, never guess, when an outcome is unknown) and I5 (publish
 //     the attempt named by the snapshot that committed).
+//   - DecideOverwrite (overwrite jobs) is pure too: no window is committed alone; the one OVERWRITE
+//     snapshot after the last window is published to every window with the attempts it names.
+//   - Generations are numbered 2..n without gaps, each started after the previous one is done; Done
+//     is the current generation's done record.
 //   - The package starts no goroutines and keeps no global state.
 package checkpoint

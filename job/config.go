@@ -65,6 +65,9 @@ type Config struct {
 	// columns in a new schema before the window that first holds them is written (evolve.go).
 	// "" = off: such columns are an error. Needs the file source.
 	EvolveSchema string
+	// Compaction is CompactionAuto ("" = auto: compact as the job goes; deletion-vector and
+	// first-row tables before each window is published) or CompactionOff (compact.go).
+	Compaction string
 	// Metrics receives the job's counters and gauges (package metrics); nil = off.
 	Metrics *metrics.Load
 
@@ -119,6 +122,9 @@ func (c *Config) defaults() error {
 		return err
 	}
 	if err := c.checkEvolveMode(); err != nil {
+		return err
+	}
+	if err := c.checkCompaction(); err != nil {
 		return err
 	}
 	if c.CommitRows <= 0 {

@@ -16,6 +16,11 @@
 //   - row-id mode: the ids published are the committed attempt's; a window holding an id twice, or
 //     an id an earlier window published, is refused before it is assigned, and no task writes a row
 //     whose id is published (rowid.go).
+//   - overwrite jobs (overwrite.go): windows are staged, never committed alone; one OVERWRITE
+//     snapshot after the last window replaces the touched partitions (or the table), then every
+//     window is recorded committed and published;
+//   - incremental generations (incremental.go): a finished job loads only files no generation
+//     planned; loaded files that changed or vanished are reported, never reloaded.
 //
 // Only this package starts goroutines.
 package job

@@ -43,6 +43,7 @@ type Result struct {
 	Changed    []checkpoint.FileChange
 	// OverwriteSnapshot is the OVERWRITE snapshot of an overwrite job (0: none, or nothing replaced).
 	OverwriteSnapshot int64
+	Compactions       int // COMPACT snapshots this run committed (Config.Compaction, compact.go)
 }
 
 // driver holds the state of one run.
@@ -67,6 +68,7 @@ type driver struct {
 	filter  *idFilter // the running window's filter (nil when row-id mode is off)
 	// indexRecomputes counts windows recomputed after a dynamic-bucket index conflict (dynamic_bucket.go).
 	indexRecomputes int
+	comp            *compactor // compaction during the load (compact.go); nil until a window needs it
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.
@@ -104,7 +106,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		_ = lease.ReleaseWithError(context.WithoutCancel(ctx), msg)
 	}()
-	runErr = d.run(ctx)
+	runErr = d.endCompaction(d.run(ctx))
 	return d.res, runErr
 }
 

@@ -50,7 +50,7 @@ type TaskOutput struct {
 // In row-id mode (ids != nil) it records the id of every row written and skips rows whose id an
 // earlier window published.
 func runTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform, ids *idFilter) (TaskOutput, error) {
-	w, err := write.New(ctx, t, write.Options{})
+	w, err := write.New(ctx, t, write.Options{CompactsBeforePublish: true}) // the driver compacts before publishing (compact.go)
 	if err != nil {
 		return TaskOutput{}, err
 	}

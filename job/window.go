@@ -222,6 +222,9 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 }
 
 func (d *driver) afterCommitted(ctx context.Context, w int64, a int) error {
+	if err := d.compactWindow(ctx, w, a); err != nil { // deletion-vector/first-row tables: before publishing
+		return err
+	}
 	if err := d.cfg.hook(ctx, PointBeforePublish, w); err != nil {
 		return err
 	}

@@ -188,8 +188,8 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			default:
 				fmt.Fprintf(out, "job %s finished: %d windows, %d rows written by this run, %d recovery actions; last snapshot %d of %s\n",
 					jf.name, res.Windows, res.RowsWritten, res.Recovered, res.LastSnapshotID, id)
-				if res.NewFiles > 0 {
-					fmt.Fprintf(out, "generation %d: %d new input files loaded\n", res.Generation, res.NewFiles)
+				if res.Generation > 1 {
+					fmt.Fprintf(out, "incremental generation %d finished (%d new input files planned by this run)\n", res.Generation, res.NewFiles)
 				}
 				if res.OverwriteSnapshot > 0 {
 					fmt.Fprintf(out, "overwrite (%s) committed as snapshot %d\n", overwrite, res.OverwriteSnapshot)

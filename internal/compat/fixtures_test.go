@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/paimon/read"
@@ -23,11 +24,19 @@ const (
 var goldenName = regexp.MustCompile(`^snapshot-(\d+)\.jsonl$`)
 
 // TestJavaFixturesMatchGolden reads every Java-written fixture table at every snapshot that has a golden
-// file (rows produced by Java Paimon, see testdata/golden/README.md) and compares canonical rows.
+// file (rows produced by Java Paimon, see testdata/golden/README.md) and compares canonical rows. It
+// runs on the local fixture directory and on a copy of it uploaded to S3 (storage_s3_test.go).
 func TestJavaFixturesMatchGolden(t *testing.T) {
+	forEachStorage(t, javaFixturesMatchGolden)
+}
+
+func javaFixturesMatchGolden(t *testing.T, st storage) {
 	tables, err := os.ReadDir(goldenDir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if st.srv != nil {
+		uploadTree(t, *st.srv, fixtureDir, "java-written")
 	}
 	checked := 0
 	for _, tb := range tables {
@@ -45,7 +54,11 @@ func TestJavaFixturesMatchGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			tbl, err := table.Open(ctx, local.New(), path, name)
+			fs := fileio.FileIO(local.New())
+			if st.srv != nil {
+				fs, path = st.fs, st.srv.URI("java-written", name+".db", name)
+			}
+			tbl, err := table.Open(ctx, fs, path, name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -117,3 +117,25 @@ func forEachStorage(t *testing.T, body func(t *testing.T, s storage)) {
 		t.Run(st.name, func(t *testing.T) { body(t, st.open(t)) })
 	}
 }
+
+// optionalS3 is s3Storage for tests whose local part must run without the server: ok is false
+// (and the reason logged) when versitygw is not installed and LAKELOAD_REQUIRE_S3 is not 1.
+func optionalS3(t *testing.T) (s storage, ok bool) {
+	t.Helper()
+	if _, err := s3test.Binary(); err != nil && os.Getenv(s3test.EnvRequire) != "1" {
+		t.Logf("S3 part skipped: %v", err)
+		return storage{}, false
+	}
+	return s3Storage(t), true
+}
+
+// copyToS3 uploads the local table directory wh/db.db/name into st and opens it there.
+func copyToS3(t *testing.T, st storage, wh, name string) *table.Table {
+	t.Helper()
+	uploadTree(t, *st.srv, tablePath(wh, name), "wh/db.db/"+name)
+	tbl, err := table.Open(context.Background(), st.fs, st.tablePath(name), "db."+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}

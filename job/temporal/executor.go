@@ -64,9 +64,10 @@ func (e *Executor) RunTasks(ctx context.Context, b job.TaskBatch) (int64, error)
 // fromWire turns an input error raised by a worker back into a *job.InputError, which the driver
 // handles like an in-process one (voids a fresh window, exit code of bad input).
 func fromWire(err error) error {
-	var app *temporal.ApplicationError
-	if errors.As(err, &app) && app.Type() == inputErrorType {
-		return &job.InputError{Err: fmt.Errorf("%s (reported by a worker)", app.Message())}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if app, ok := e.(*temporal.ApplicationError); ok && app.Type() == inputErrorType {
+			return &job.InputError{Err: fmt.Errorf("%s (reported by a worker)", app.Message())}
+		}
 	}
 	return err
 }

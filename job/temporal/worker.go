@@ -20,4 +20,3 @@ func Register(r worker.Registry, acts *Activities) {
 	r.RegisterWorkflowWithOptions(WindowWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(acts.RunTask, activity.RegisterOptions{Name: ActivityName})
 }
-

@@ -90,11 +90,11 @@ func WindowWorkflow(ctx workflow.Context, in WindowInput) (int64, error) {
 	}
 	var rows int64
 	var firstErr error
-	for i, f := range futures {
+	for _, f := range futures {
 		var n int64
 		if err := f.Get(ctx, &n); err != nil {
 			if firstErr == nil {
-				firstErr = fmt.Errorf("window %d attempt %d task %d: %w", in.Batch.Window, in.Batch.Attempt, in.Batch.Tasks[i].Task, err)
+				firstErr = err // the activity error names the task's window and task
 			}
 			continue
 		}
@@ -151,5 +151,8 @@ func (a *Activities) RunTask(ctx context.Context, in TaskActivityInput) (int64, 
 	if errors.As(err, &ie) {
 		return 0, temporal.NewNonRetryableApplicationError(err.Error(), inputErrorType, err)
 	}
-	return n, err
+	if err != nil {
+		return 0, fmt.Errorf("job %s window %d attempt %d task %d: %w", in.Ref.Job, in.Task.Window, in.Task.Attempt, in.Task.Task, err)
+	}
+	return n, nil
 }

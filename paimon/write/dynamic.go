@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
@@ -47,21 +46,12 @@ type dynamicBuckets struct {
 	key    binrow.Builder
 }
 
-func newDynamicBuckets(ctx context.Context, t *table.Table) (*dynamicBuckets, error) {
+// newDynamicBuckets restores the index of snapshot latest (nil: empty table) whose live data files are live.
+func newDynamicBuckets(ctx context.Context, t *table.Table, latest *spec.Snapshot, live []manifest.ManifestEntry) (*dynamicBuckets, error) {
 	d := &dynamicBuckets{t: t}
 	var err error
 	if d.keyIdx, d.keyT, err = indexes(t.Schema, t.Schema.TrimmedPrimaryKeys()); err != nil {
 		return nil, err
-	}
-	latest, err := t.Snapshots().Latest(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var live []manifest.ManifestEntry
-	if latest != nil {
-		if live, err = commit.LiveFiles(ctx, t, latest); err != nil {
-			return nil, err
-		}
 	}
 	if d.asg, err = index.NewAssigner(ctx, t, latest, live); err != nil {
 		return nil, err

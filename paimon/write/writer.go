@@ -135,8 +135,8 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 	if err := w.restore(ctx); err != nil {
 		return nil, err
 	}
-	if w.numBkt == -1 && t.HasPrimaryKey() {
-		if w.dyn, err = newDynamicBuckets(ctx, t); err != nil {
+	if w.numBkt == -1 && t.HasPrimaryKey() && w.dyn == nil { // empty table
+		if w.dyn, err = newDynamicBuckets(ctx, t, nil, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -170,6 +170,11 @@ func (w *Writer) restore(ctx context.Context) error {
 	live, err := commit.LiveFiles(ctx, w.t, latest)
 	if err != nil {
 		return err
+	}
+	if w.numBkt == -1 && w.t.HasPrimaryKey() { // the HASH index of the same snapshot
+		if w.dyn, err = newDynamicBuckets(ctx, w.t, latest, live); err != nil {
+			return err
+		}
 	}
 	for _, e := range live {
 		k := bucketKey{string(e.Partition), e.Bucket}

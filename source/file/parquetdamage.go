@@ -15,10 +15,12 @@ const reExport = "the file is damaged or truncated: re-export or re-copy it, the
 
 // footerError explains a Parquet file whose footer cannot be read, naming the byte range at fault:
 // a Parquet file ends with the footer (Thrift metadata), its 4-byte little-endian length and "PAR1".
-// The result wraps spec.ErrCorrupt and cause.
+// The result wraps cause, and spec.ErrCorrupt when the file's structure is wrong (too small, no end
+// marker, a footer length beyond the file); an unreadable footer may also be an I/O error (cause).
 func footerError(path string, f fileio.File, cause error) error {
 	size := f.Size()
 	where := ""
+	corrupt := true
 	var tail [8]byte
 	switch {
 	case size < 12:
@@ -35,10 +37,15 @@ func footerError(path string, f fileio.File, cause error) error {
 		case n > size-12:
 			where = fmt.Sprintf("the footer length at byte %d says %d bytes, more than the file's %d", size-8, n, size)
 		default:
-			where = fmt.Sprintf("the footer at bytes %d..%d is unreadable", size-8-n, size-8)
+			where = fmt.Sprintf("the footer at bytes %d..%d cannot be read or decoded", size-8-n, size-8)
+			corrupt = false
 		}
 	}
-	return fmt.Errorf("file %s (%d bytes): %w: not a readable Parquet file: %s (%v); %s", path, size, spec.ErrCorrupt, where, cause, reExport)
+	if corrupt {
+		return fmt.Errorf("file %s (%d bytes): %w: not a readable Parquet file: %s (%w); %s", path, size, spec.ErrCorrupt, where, cause, reExport)
+	}
+	return fmt.Errorf("file %s (%d bytes): not a readable Parquet file: %s (%w); if the file is damaged or truncated, re-export or re-copy it, then run the same command again",
+		path, size, where, cause)
 }
 
 // rowGroupBytes names the row group holding a file row and its byte range, for errors decoding it.

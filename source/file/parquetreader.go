@@ -145,8 +145,8 @@ func (r *parquetReader) Next(ctx context.Context) (b *source.Batch, err error) {
 		if r.err == nil || errors.Is(r.err, io.EOF) {
 			r.err = fmt.Errorf("file %s ended at row %d before row %d: the file changed since planning", r.split.Path, r.row, r.end)
 		} else {
-			r.err = fmt.Errorf("file %s, rows from %d: %w: reading Parquet %s: %v; %s", r.split.Path, r.row+1, spec.ErrCorrupt,
-				rowGroupBytes(r.pf, r.row), r.err, reExport)
+			r.err = fmt.Errorf("file %s, rows from %d: reading Parquet %s: %w; if the file is damaged or truncated, re-export or re-copy it, then run the same command again",
+				r.split.Path, r.row+1, rowGroupBytes(r.pf, r.row), r.err)
 		}
 		return nil, r.err
 	}
