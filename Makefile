@@ -5,6 +5,7 @@
 #   fuzz     every fuzz target for FUZZTIME (default 60s) each
 #   oracles  build the Java oracle jar and the pypaimon venv (oracle/README.md); golden regenerates testdata/golden
 #   s3-server  install versitygw, the S3 server of the object-store tests (docs/object-stores.md)
+#   temporal   install the Temporal CLI, whose dev server the scale-out test runs (docs/scale-out.md)
 
 SHELL := /bin/bash
 GO ?= go
@@ -42,6 +43,15 @@ s3-server:
 	  echo "GOBIN=$(LAKELOAD_CACHE)/bin $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)"; \
 	  GOBIN=$(LAKELOAD_CACHE)/bin $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION) && \
 	  echo $(VERSITYGW_VERSION) > $(LAKELOAD_CACHE)/bin/versitygw.version; fi
+
+## temporal: install the Temporal CLI (its dev server runs job/temporal's end-to-end test) into $(LAKELOAD_CACHE)/bin
+TEMPORAL_CLI_VERSION := v1.5.1
+.PHONY: temporal
+temporal:
+	@if [ "$$(cat $(LAKELOAD_CACHE)/bin/temporal.version 2>/dev/null)" != "$(TEMPORAL_CLI_VERSION)" ] || [ ! -x $(LAKELOAD_CACHE)/bin/temporal ]; then \
+	  echo "GOBIN=$(LAKELOAD_CACHE)/bin $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)"; \
+	  GOBIN=$(LAKELOAD_CACHE)/bin $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION) && \
+	  echo $(TEMPORAL_CLI_VERSION) > $(LAKELOAD_CACHE)/bin/temporal.version; fi
 
 ## golden: regenerate testdata/golden from testdata/java-written with the Java oracle (+ pypaimon comparison)
 golden: oracles

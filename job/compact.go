@@ -10,6 +10,7 @@ import (
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // Compaction inside the load job (Config.Compaction, docs/protocol.md "Compaction").
@@ -59,12 +60,13 @@ func (c *Config) checkCompaction() error {
 		return nil
 	}
 	if c.Compaction == CompactionOff {
-		return fmt.Errorf("job: table %s has %s: Java's batch reads skip the level-0 files a load writes until they are compacted, "+
-			"so compaction %q would publish rows Java cannot see; use compaction %q (the default)", c.Table.Path, why, CompactionOff, CompactionAuto)
+		return fmt.Errorf("job: %w with compaction %q: table %s has %s, and Java's batch reads skip the level-0 files a load writes "+
+			"until they are compacted, so the load would publish rows Java cannot see; use compaction %q (the default)",
+			write.ErrUnsupportedTable, CompactionOff, c.Table.Path, why, CompactionAuto)
 	}
 	if c.Overwrite != "" {
-		return fmt.Errorf("job: overwrite (%s) into table %s (%s) is not supported: its level-0 files would stay invisible to Java; "+
-			"load without overwrite, or into a table without %s", c.Overwrite, c.Table.Path, why, why)
+		return fmt.Errorf("job: %w with overwrite (%s): table %s has %s, and the OVERWRITE snapshot's level-0 files would stay invisible "+
+			"to Java; load without overwrite, or into a table without %s", write.ErrUnsupportedTable, c.Overwrite, c.Table.Path, why, why)
 	}
 	if err := compact.CheckCompactable(c.Table); err != nil {
 		return fmt.Errorf("job: table %s has %s, so a load must compact every window before publishing it, but: %w", c.Table.Path, why, err)

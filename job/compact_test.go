@@ -21,6 +21,7 @@ import (
 	"github.com/lakeload/lakeload/internal/oracle"
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // withOptions returns fx under another name with extra table options.
@@ -40,7 +41,7 @@ func firstRowFixture(seed uint64, files, rows int) loadtest.Fixture {
 	f := loadtest.Fixture{Name: "firsts", Columns: [][2]string{{"k", "BIGINT NOT NULL"}, {"v", "STRING"}, {"n", "BIGINT"}},
 		PK: []string{"k"}, Options: map[string]string{"bucket": "2", "merge-engine": "first-row"}}
 	for i := range files {
-		fl := loadtest.File{Name: fmt.Sprintf("in-%02d.%s", i, []string{"parquet", "csv", "jsonl"}[i%3])}
+		fl := loadtest.File{Name: fmt.Sprintf("in-%02d.%s", i, []string{"parquet", "csv", "parquet", "jsonl"}[i%4])}
 		for j := range rows {
 			fl.Rows = append(fl.Rows, loadtest.Row{Kind: spec.RowKindInsert, Values: []any{int64(r.IntN(150)), fmt.Sprintf("f%d-%d", i, j), int64(r.IntN(1000))}})
 		}
@@ -93,7 +94,7 @@ func (e *loadEnv) windowFiles(t testing.TB, keep func(w int64, published bool) b
 func hiddenFixtures() []loadtest.Fixture {
 	return []loadtest.Fixture{
 		withOptions(loadtest.Dedup(31, matrixFiles, matrixRows), "current_dv", map[string]string{"deletion-vectors.enabled": "true"}),
-		firstRowFixture(32, matrixFiles, matrixRows),
+		firstRowFixture(32, 12, matrixRows), // narrower rows: text files are estimated to hold more
 	}
 }
 
@@ -223,6 +224,9 @@ func TestCompactionRefusals(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 				t.Fatalf("err = %v, want one naming %q", err, c.wantErr)
+			}
+			if table := i > 0; table != (errors.Is(err, write.ErrUnsupportedTable) || errors.Is(err, compact.ErrUnsupported)) {
+				t.Fatalf("err = %v: a refusal because of the table must wrap write.ErrUnsupportedTable or compact.ErrUnsupported (CLI exit 4)", err)
 			}
 			if _, ok := e.state(t).Job(); ok {
 				t.Fatal("a refused job wrote its job record")

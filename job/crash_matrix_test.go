@@ -158,8 +158,15 @@ const (
 // to equal the independently computed state, exactly one APPEND snapshot of the job's user per
 // window, and published ⊆ committed after every crash. recovery-action crashes a resumed run (the
 // first run died before the commit of that window). The tables of the snapshot-before-LATEST crash
-// in the middle window are read by Java Paimon too ("+java").
+// in the middle window are read by Java Paimon too ("+java"). TestCrashPointMatrixS3 runs the same
+// matrix (or a subset) with the warehouse and the checkpoint store on S3.
 func TestCrashPointMatrix(t *testing.T) {
+	crashPointMatrix(t, newLoadEnv, nil)
+}
+
+// crashPointMatrix runs the matrix on the envs newEnv makes; keep (nil: all) selects the cases by
+// fixture, point and which window.
+func crashPointMatrix(t *testing.T, newEnv func(testing.TB, loadtest.Fixture, string) *loadEnv, keep func(fx, point, which string) bool) {
 	points := []string{PointPlanned, PointAssigned, PointTaskWritten, PointResultStored, PointBeforeCommit,
 		PointInsideCommit, pointLatest, PointAfterCommit, PointBeforePublish, PointAfterPublish, PointRecoveryAction}
 	m := &matrix{rows: points, cell: map[[2]string]string{}}
@@ -169,8 +176,13 @@ func TestCrashPointMatrix(t *testing.T) {
 		t.Logf("crash-point matrix (%d cases, %v):%s", cases.Load(), time.Since(start).Round(time.Millisecond), m)
 	})
 	for _, fx := range loadtest.All(7, matrixFiles, matrixRows) {
+		if keep != nil && !slices.ContainsFunc(points, func(p string) bool {
+			return keep(fx.Name, p, "first") || keep(fx.Name, p, "middle") || keep(fx.Name, p, "last")
+		}) {
+			continue
+		}
 		glob := fx.WriteInputs(t, loadtest.TempDir(t))
-		windows := referenceWindows(t, fx, glob)
+		windows := referenceWindowsOf(t, newEnv(t, fx, glob))
 		picks := map[string]int64{"first": 1, "middle": (windows + 1) / 2, "last": windows}
 		var oracleOnce sync.Once
 		for _, which := range []string{"first", "middle", "last"} {
@@ -182,9 +194,12 @@ func TestCrashPointMatrix(t *testing.T) {
 				if p == PointPlanned && which != "first" {
 					continue // planning happens once, before any window
 				}
+				if keep != nil && !keep(fx.Name, p, which) {
+					continue
+				}
 				t.Run(fmt.Sprintf("%s/%s/%s", fx.Name, p, which), func(t *testing.T) {
 					t.Parallel()
-					e := newLoadEnv(t, fx, glob)
+					e := newEnv(t, fx, glob)
 					var crashes []crashAt
 					switch p {
 					case PointPlanned:
@@ -246,7 +261,13 @@ func abbrev(actions string) string {
 // referenceWindows runs the job without a crash and returns its number of windows (at least 3).
 func referenceWindows(t *testing.T, fx loadtest.Fixture, glob string) int64 {
 	t.Helper()
-	e := newLoadEnv(t, fx, glob)
+	return referenceWindowsOf(t, newLoadEnv(t, fx, glob))
+}
+
+// referenceWindowsOf is referenceWindows on a given env (e.g. on S3).
+func referenceWindowsOf(t *testing.T, e *loadEnv) int64 {
+	t.Helper()
+	fx := e.fx
 	res, err := Run(context.Background(), e.config(matrixCommitRows))
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +284,11 @@ func referenceWindows(t *testing.T, fx loadtest.Fixture, glob string) int64 {
 // checkJava reads the table with Java Paimon and compares it with the expected state.
 func (e *loadEnv) checkJava(t *testing.T) {
 	t.Helper()
-	got := oracle.Java(t).Read(e.fx.TablePath(e.wh), oracle.ReadOpts{})
+	path := e.fx.TablePath(e.wh)
+	if e.oracleWH != "" {
+		path = e.fx.TablePath(e.oracleWH)
+	}
+	got := oracle.Java(t).Read(path, oracle.ReadOpts{})
 	if d := loadtest.Diff(e.fx.Expected(t), got); d != "" {
 		t.Errorf("Java Paimon reads %s differently from the expected state:%s", e.fx.Name, d)
 	}

@@ -90,19 +90,20 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 	}
 	var cols []catalog.NewColumn
 	added := map[string]string{} // lower-case name → file that brought it
-	type shaped struct {
-		sp source.Split
-		sh *inputShape
+	type split struct {
+		sp   source.Split
+		cols *file.InputColumns
 	}
-	var shapes []shaped
+	var splits []split
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		sp := d.plan[i]
-		sh, err := readShape(ctx, d.cfg.InputFS, sp)
+		in, err := inputColumns(ctx, d.cfg.InputFS, sp)
 		if err != nil {
 			return nil, err
 		}
-		shapes = append(shapes, shaped{sp, sh})
-		for j, name := range sh.names {
+		splits = append(splits, split{sp, in})
+		for _, c := range in.Columns {
+			name := c.Name
 			if k, err := m.Resolve(name); err != nil || k != -1 {
 				continue // a table or op column (ambiguities are reported by the mapping below)
 			}
@@ -112,11 +113,11 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 				}
 				continue
 			}
-			if why := sh.whyNot[j]; why != nil {
-				return nil, &InputError{Err: fmt.Errorf("file %s: new input column %q cannot be added automatically: %w; add it with 'lakeload table add-column' and the type you want, then run the load again", sp.Path, name, why)}
+			if c.Why != nil {
+				return nil, &InputError{Err: fmt.Errorf("file %s: new input column %q cannot be added automatically: %w; add it with 'lakeload table add-column' and the type you want, then run the load again", sp.Path, name, c.Why)}
 			}
 			added[strings.ToLower(name)] = name
-			cols = append(cols, catalog.NewColumn{Name: name, Type: sh.types[j]})
+			cols = append(cols, catalog.NewColumn{Name: name, Type: c.Type})
 		}
 	}
 	if len(cols) == 0 {
@@ -127,12 +128,15 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 		return nil, &InputError{Err: fmt.Errorf("window %d: %w", w.Window, err)}
 	}
 	// The mapping of every split onto the evolved schema: a type change or a missing NOT NULL column
-	// is reported here, naming the file and column, before the schema is written.
-	for _, s := range shapes {
-		if s.sh.arrow != nil {
-			_, err = source.NewArrowMapping(s.sp.Path, s.sh.arrow, next.Fields, d.cfg.Mapping, nil)
-		} else if s.sh.lines == nil {
-			_, err = source.MapColumns(s.sp.Path, s.sh.names, next.Fields, d.cfg.Mapping)
+	// is reported here, naming the file and column, before the schema is written. JSON Lines have no
+	// fixed column list: their reader checks every line.
+	for _, s := range splits {
+		var err error
+		switch s.cols.Format {
+		case source.FormatParquet:
+			_, err = source.NewArrowMapping(s.sp.Path, s.cols.Arrow, next.Fields, d.cfg.Mapping, nil)
+		case source.FormatCSV:
+			_, err = source.MapColumns(s.sp.Path, s.cols.Names(), next.Fields, d.cfg.Mapping)
 		}
 		if err != nil {
 			return nil, &InputError{Err: err}

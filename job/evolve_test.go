@@ -287,6 +287,19 @@ func TestEvolveRefusals(t *testing.T) {
 			t.Fatalf("mixed json: %v", err)
 		}
 	})
+	t.Run("malformed header", func(t *testing.T) {
+		e := newEvolveEnv(t)
+		e.write(t, "h.csv", "id,\"name\n1,x\n")
+		_, err := Run(context.Background(), e.config("*.csv"))
+		var ie *InputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), filepath.Join(e.in, "h.csv")) || !strings.Contains(err.Error(), "line 1") ||
+			!strings.Contains(err.Error(), "not closed") {
+			t.Fatalf("malformed header: %v", err)
+		}
+		if ids := e.schemaIDs(t); len(ids) != 1 {
+			t.Fatalf("schemas %v", ids)
+		}
+	})
 	t.Run("off", func(t *testing.T) {
 		e := newEvolveEnv(t)
 		e.write(t, "o.jsonl", `{"id": 1, "v": 1}`+"\n")

@@ -27,11 +27,12 @@ type Executor interface {
 // TaskBatch is the plain-data description of one window attempt's tasks, all a remote executor
 // sends: the large outputs (commit messages, ids) go to the checkpoint store, not back.
 type TaskBatch struct {
-	Job      string      `json:"job"`
-	Window   int64       `json:"window"`
-	Attempt  int         `json:"attempt"`
-	SchemaID int64       `json:"schemaId"` // the table schema the tasks must write with
-	Tasks    []TaskInput `json:"tasks"`
+	Job        string      `json:"job"`
+	CommitUser string      `json:"commitUser"` // the job's commit user (job.json): unique per job instance
+	Window     int64       `json:"window"`
+	Attempt    int         `json:"attempt"`
+	SchemaID   int64       `json:"schemaId"` // the table schema the tasks must write with
+	Tasks      []TaskInput `json:"tasks"`
 	// PerTask is how many splits one task reads at once (the in-process Parallelism); SplitTasks
 	// says each task has writers of its own (runTask) rather than one writer per bucket shared by
 	// its readers (runWindowTask).
@@ -131,7 +132,7 @@ func storedIDFilter(ctx context.Context, env TaskEnv, w int64) (*idFilter, error
 // Parallelism at once, the first error cancelling the rest.
 func (d *driver) runTasks(ctx context.Context, tasks []TaskInput) (int64, error) {
 	if ex := d.cfg.Executor; ex != nil && len(tasks) > 0 {
-		return ex.RunTasks(ctx, TaskBatch{Job: d.cfg.Name, Window: tasks[0].Window, Attempt: tasks[0].Attempt,
+		return ex.RunTasks(ctx, TaskBatch{Job: d.cfg.Name, CommitUser: d.job.CommitUser, Window: tasks[0].Window, Attempt: tasks[0].Attempt,
 			SchemaID: d.t.Schema.ID, Tasks: tasks, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks})
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -29,6 +29,8 @@ type loadEnv struct {
 	store *checkpoint.Store
 	fs    *loadtest.CrashFS // the table's file system: crashes the process on a chosen write
 	want  []string          // expected final table (sorted canonical lines); nil: fx.Expected
+	// oracleWH is the warehouse as a local directory for the oracles when wh is not one (S3).
+	oracleWH string
 }
 
 // newLoadEnv creates fx's table in a fresh warehouse; glob names its input (already written).

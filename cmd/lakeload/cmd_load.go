@@ -74,6 +74,8 @@ func newLoadCommand() *cobra.Command {
 		evolve      string
 		metricsAddr string
 		badRows     string
+		compaction  string
+		temporalF   temporalFlags
 	)
 	c := &cobra.Command{
 		Use:   "load",
@@ -109,6 +111,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			if overwrite != "" && incremental {
 				return usageError{fmt.Errorf("--overwrite and --incremental cannot be combined: load later files with a new overwrite job")}
 			}
+			if compaction != job.CompactionAuto && compaction != job.CompactionOff {
+				return usageError{fmt.Errorf("--compaction %q: use auto (compact as the load goes) or off", compaction)}
+			}
 			if logFormat != "text" && logFormat != "json" {
 				return usageError{fmt.Errorf("--log-format %q: use text or json", logFormat)}
 			}
@@ -140,6 +145,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			}
 			cfg.Overwrite, cfg.Incremental = overwrite, incremental
 			cfg.EvolveSchema = evolve
+			cfg.Compaction = compaction
 			if metricsAddr != "" {
 				reg := metrics.NewRegistry()
 				cfg.Metrics = metrics.NewLoad(reg, jf.name)
@@ -148,6 +154,14 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 					return err
 				}
 				defer stop()
+			}
+			if temporalF.hostPort != "" {
+				ex, closeClient, err := temporalF.temporalExecutor(ctx, &jf, &in, idColumn, logger)
+				if err != nil {
+					return err
+				}
+				defer closeClient()
+				cfg.Executor, cfg.SplitTasks = ex, true // --parallelism tasks per window, each an activity
 			}
 			res, err := job.Run(ctx, cfg)
 			if isTerminal(stderr) {
@@ -194,6 +208,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				if res.OverwriteSnapshot > 0 {
 					fmt.Fprintf(out, "overwrite (%s) committed as snapshot %d\n", overwrite, res.OverwriteSnapshot)
 				}
+				if res.Compactions > 0 {
+					fmt.Fprintf(out, "compactions committed by this run: %d\n", res.Compactions)
+				}
 				if res.RowsQuarantined > 0 {
 					fmt.Fprintf(out, "rows quarantined by this run: %d (see %s; 'lakeload status' lists the files)\n", res.RowsQuarantined, job.QuarantineDir(store))
 				}
@@ -217,8 +234,11 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 	c.Flags().BoolVar(&takeover, "takeover", false, "take the job over from a runner that holds its lease (stop that runner first)")
 	c.Flags().Int64SliceVar(&recompute, "recompute-window", nil, "recompute windows whose snapshots were rolled back by hand")
 	c.Flags().StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	c.Flags().StringVar(&compaction, "compaction", job.CompactionAuto, "auto: compact the table as the load goes (in the background once a bucket has more sorted runs than num-sorted-run.compaction-trigger; deletion-vector and first-row tables before each window is published); off: never")
 	c.Flags().StringVar(&evolve, "evolve-schema", "", "add-columns: add input columns the table lacks as nullable columns (a new schema) instead of failing")
 	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs (docs/metrics.md)")
+	temporalF.register(c, "run the window tasks on 'lakeload worker' processes through the Temporal frontend at HOST:PORT (docs/scale-out.md)")
+	temporalF.registerTiming(c)
 	c.Flags().StringVar(&badRows, "bad-rows", job.BadRowsFail, "a row failing validation: fail (stop the load) or quarantine (leave it out, list it in <checkpoint>/quarantine; see docs/bad-input.md)")
 	return c
 }

@@ -33,6 +33,7 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 	root.AddCommand(newTableCommand(), newWriteCommand(), newLoadCommand(), newStatusCommand(), newJobsCommand(), newJobCommand(),
 		newScanCommand(), newSnapshotsCommand(), newCompactCommand())
 	root.AddCommand(newExpireCommand(), newCleanOrphansCommand())
+	root.AddCommand(newWorkerCommand())
 	addBuiltinCommands(root)
 	// Cobra reports missing required flags and stray arguments as plain errors; make them usage errors
 	// (exit 2) like flag errors.

@@ -87,30 +87,8 @@ func TestKillSoak(t *testing.T) {
 	t0 := time.Now()
 	var results []tableResult
 	for i, ts := range soakTables(m) {
-		r := soakTable(t, m, i, ts, root, wh, sched, st, rng)
-		c0 := time.Now()
-		path := filepath.Join(wh, soakDB+".db", ts.name)
-		r.java = compareLines(r.wantLines, java.Read(path, oracle.ReadOpts{}))
-		r.py = compareLines(r.wantLines, py.Read(path, oracle.ReadOpts{}))
-		r.snaps = checkSnapshots(java.Snapshots(path))
-		r.checkTime = time.Since(c0)
-		r.wantLines = nil
-		results = append(results, r.tableResult)
-		t.Logf("table %-6s rows %d -> %d expected | kills %d, runs %d | java %v | py %v | %d windows, %d APPEND of %d snapshots, snapshots/window %d..%d | load %v, check %v",
-			ts.name, r.rows, r.expected, r.kills, r.runs, r.java, r.py, r.snaps.windows, r.snaps.appends, r.snaps.total,
-			r.snaps.minPer, r.snaps.maxPer, r.loadTime.Round(time.Millisecond), r.checkTime.Round(time.Millisecond))
-		for _, d := range []struct {
-			who string
-			d   diff
-		}{{"java", r.java}, {"pypaimon", r.py}} {
-			if !d.d.ok() {
-				t.Errorf("table %s read by %s: %v; samples:\n%s", ts.name, d.who, d.d, strings.Join(d.d.samples, "\n"))
-			}
-		}
-		if len(r.snaps.problems) > 0 || int64(r.snaps.windows) != r.published || len(r.snaps.users) != 1 {
-			t.Errorf("table %s snapshots: %d windows (the job published %d), commit users %v, problems: %v",
-				ts.name, r.snaps.windows, r.published, r.snaps.users, r.snaps.problems)
-		}
+		r := soakTable(t, m, i, ts, root, localPlace(wh, ts.name), sched, st, rng)
+		results = append(results, verifyTable(t, r, filepath.Join(wh, soakDB+".db", ts.name), java, py))
 	}
 	summary := summarize(m, results, st, time.Since(t0))
 	t.Log(summary)
@@ -122,6 +100,34 @@ func TestKillSoak(t *testing.T) {
 	if m.name == "long" && st.kills() < 30 {
 		t.Errorf("long soak: %d kills, want ≥ 30", st.kills())
 	}
+}
+
+// verifyTable reads the soaked table at path (a local directory) with Java Paimon and pypaimon,
+// compares both with the expected rows and checks one APPEND snapshot per window.
+func verifyTable(t *testing.T, r soakRun, path string, java, py *oracle.Client) tableResult {
+	t.Helper()
+	c0 := time.Now()
+	r.java = compareLines(r.wantLines, java.Read(path, oracle.ReadOpts{}))
+	r.py = compareLines(r.wantLines, py.Read(path, oracle.ReadOpts{}))
+	r.snaps = checkSnapshots(java.Snapshots(path))
+	r.checkTime = time.Since(c0)
+	r.wantLines = nil
+	t.Logf("table %-6s rows %d -> %d expected | kills %d, runs %d | java %v | py %v | %d windows, %d APPEND of %d snapshots, snapshots/window %d..%d | load %v, check %v",
+		r.name, r.rows, r.expected, r.kills, r.runs, r.java, r.py, r.snaps.windows, r.snaps.appends, r.snaps.total,
+		r.snaps.minPer, r.snaps.maxPer, r.loadTime.Round(time.Millisecond), r.checkTime.Round(time.Millisecond))
+	for _, d := range []struct {
+		who string
+		d   diff
+	}{{"java", r.java}, {"pypaimon", r.py}} {
+		if !d.d.ok() {
+			t.Errorf("table %s read by %s: %v; samples:\n%s", r.name, d.who, d.d, strings.Join(d.d.samples, "\n"))
+		}
+	}
+	if len(r.snaps.problems) > 0 || int64(r.snaps.windows) != r.published || len(r.snaps.users) != 1 {
+		t.Errorf("table %s snapshots: %d windows (the job published %d), commit users %v, problems: %v",
+			r.name, r.snaps.windows, r.published, r.snaps.users, r.snaps.problems)
+	}
+	return r.tableResult
 }
 
 // summarize renders the one-line result of a soak.
@@ -169,14 +175,14 @@ type soakRun struct {
 
 // soakTable generates the table's input, creates it, loads it under SIGKILLs until the job finishes,
 // and returns the expected rows for the oracles to compare.
-func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root, wh string, sched *scheduler, st *killStats, rng *rand.Rand) soakRun {
+func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl place, sched *scheduler, st *killStats, rng *rand.Rand) soakRun {
 	t.Helper()
 	r := soakRun{tableResult: tableResult{name: ts.name}}
 	in := filepath.Join(root, "in", ts.name)
 	want, rows := generate(t, m, idx, ts, in)
 	r.rows, r.expected, r.wantLines = rows, len(want), want
 
-	create := []string{"table", "create", "--warehouse", wh, "--table", soakDB + "." + ts.name}
+	create := []string{"table", "create", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name}
 	for _, c := range ts.columns {
 		create = append(create, "--column", c)
 	}
@@ -191,12 +197,15 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root, wh string, sch
 	}
 	runToEnd(t, create)
 
-	load := []string{"load", "--warehouse", wh, "--table", soakDB + "." + ts.name, "--from", filepath.Join(in, "*.parquet"),
+	load := []string{"load", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name, "--from", filepath.Join(in, "*.parquet"),
 		"--job", soakJob, "--commit-rows", strconv.FormatInt(m.commitRows, 10), "--parallelism", strconv.Itoa(m.parallelism)}
 	if ts.opColumn != "" {
 		load = append(load, "--op-column", ts.opColumn)
 	}
-	store := jobStore(wh, soakDB, ts.name, soakJob)
+	if pl.checkpoint != "" {
+		load = append(load, "--checkpoint", pl.checkpoint)
+	}
+	store := pl.storeDir
 	windows := rows / m.commitRows // about the job's windows: kills are spread over them
 	slots := m.aimed[idx] + m.random[idx]
 	t0 := time.Now()

@@ -54,9 +54,9 @@ func (ts tableSpec) fields() ([]spec.DataField, error) {
 	return out, nil
 }
 
-// soakTables returns the four tables of a run, each with fresh generator state.
+// soakTables returns the three tables of a run, each with fresh generator state.
 func soakTables(m mode) []tableSpec {
-	return []tableSpec{eventsTable(), totalsTable(m.keys), usersTable(), dynUsersTable()}
+	return []tableSpec{eventsTable(), totalsTable(m.keys), usersTable()}
 }
 
 // eventsTable is an append table with a fixed bucket count; about one row in 997 is an exact copy

@@ -19,14 +19,13 @@ type Executor struct {
 	Client    client.Client
 	TaskQueue string
 	Ref       JobRef
-	// CommitUser is the job's commit user (job.json), which makes workflow ids unique across
-	// warehouses; "" falls back to the job name only.
-	CommitUser string
-	Timing     Timing
-	Logger     *slog.Logger
+	Timing    Timing
+	Logger    *slog.Logger
 }
 
-// WorkflowID names the workflow of window w attempt a of a job.
+// WorkflowID names the workflow of window w attempt a of a job. The commit user (a UUID made when the
+// job is created) keeps ids of equally named jobs of other tables, or of a forgotten and recreated
+// job, apart.
 func WorkflowID(jobName, commitUser string, w int64, a int) string {
 	if commitUser == "" {
 		return fmt.Sprintf("lakeload/%s/w%d/a%d", jobName, w, a)
@@ -39,13 +38,13 @@ func WorkflowID(jobName, commitUser string, w int64, a int) string {
 // first, best effort: their stored results are just another attempt, never committed with this one.
 func (e *Executor) RunTasks(ctx context.Context, b job.TaskBatch) (int64, error) {
 	for a := 1; a < b.Attempt; a++ {
-		err := e.Client.CancelWorkflow(ctx, WorkflowID(b.Job, e.CommitUser, b.Window, a), "")
+		err := e.Client.CancelWorkflow(ctx, WorkflowID(b.Job, b.CommitUser, b.Window, a), "")
 		var nf *serviceerror.NotFound
 		if err != nil && !errors.As(err, &nf) && e.Logger != nil {
 			e.Logger.Warn("cancel the workflow of an earlier attempt", "window", b.Window, "attempt", a, "err", err)
 		}
 	}
-	id := WorkflowID(b.Job, e.CommitUser, b.Window, b.Attempt)
+	id := WorkflowID(b.Job, b.CommitUser, b.Window, b.Attempt)
 	run, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,

@@ -71,13 +71,9 @@ func openParquet(ctx context.Context, split source.Split, f fileio.File, fields 
 	if split.RowStart > pf.NumRows() {
 		return fail(fmt.Errorf("file %s has %d rows but the split starts at row %d: the file changed since planning", path, pf.NumRows(), split.RowStart))
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(batchRows)}, mem)
+	fr, schema, err := parquetArrowSchema(path, pf, pqarrow.ArrowReadProperties{BatchSize: int64(batchRows)}, mem)
 	if err != nil {
-		return fail(fmt.Errorf("file %s: %w", path, err))
-	}
-	schema, err := fr.Schema()
-	if err != nil {
-		return fail(fmt.Errorf("file %s: Parquet schema has no Arrow equivalent: %w", path, err))
+		return fail(err)
 	}
 	full, err := source.NewArrowMapping(path, schema, fields, opts, mem)
 	if err != nil {
