@@ -245,8 +245,9 @@ func writeParquet(t *testing.T, path string, extra string, typ arrow.DataType, v
 }
 
 // TestEvolveRefusals: a type change of an existing column, an input lacking a NOT NULL (key)
-// column, and a new JSON key with mixed value types stay errors naming the file and column, and no
-// schema is written; a Parquet column of a new typed column is added with its own type.
+// column, a new JSON key with mixed value types and a malformed CSV header stay errors naming the
+// file and column (or line), and no schema is written; a Parquet column of a new typed column is
+// added with its own type.
 func TestEvolveRefusals(t *testing.T) {
 	t.Run("type change", func(t *testing.T) {
 		e := newEvolveEnv(t)

@@ -59,8 +59,9 @@ type leaseStatus struct {
 
 func newStatusCommand() *cobra.Command {
 	var (
-		jf     jobFlags
-		output string
+		jf        jobFlags
+		output    string
+		temporalF temporalFlags
 	)
 	c := &cobra.Command{
 		Use:   "status",
@@ -174,10 +175,14 @@ func newStatusCommand() *cobra.Command {
 			for _, w := range rep.Windows {
 				fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\n", w.Window, w.State, w.Splits, w.Attempts, w.SnapshotID, w.Rows)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil || temporalF.hostPort == "" {
+				return err
+			}
+			return temporalF.printWorkerActivity(ctx, out, st, newLogger(cmd.ErrOrStderr(), "text"))
 		},
 	}
 	jf.register(c)
+	temporalF.register(c, "also list the running tasks of the job's windows on this Temporal frontend (HOST:PORT): worker, try, last heartbeat")
 	c.Flags().StringVar(&output, "output", "table", "output format: table or json")
 	return c
 }

@@ -181,9 +181,17 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 	in := filepath.Join(root, "in", ts.name)
 	want, rows := generate(t, m, idx, ts, in)
 	r.rows, r.expected, r.wantLines = rows, len(want), want
+	createTable(t, pl, ts)
+	load := loadArgs(m, pl, ts, filepath.Join(in, "*.parquet"))
+	loadUnderKills(t, m, &r, load, pl.storeDir, killPlan{aimed: m.aimed[idx], random: m.random[idx]}, sched, st, rng)
+	return r
+}
 
+// createTable runs `lakeload table create` for ts in pl's warehouse.
+func createTable(t *testing.T, pl place, ts tableSpec) {
+	t.Helper()
 	create := []string{"table", "create", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name}
-	for _, c := range ts.columns {
+	for _, c := range ts.columns[:ts.createColumns()] {
 		create = append(create, "--column", c)
 	}
 	if len(ts.pk) > 0 {
@@ -196,8 +204,11 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 		create = append(create, "--option", o)
 	}
 	runToEnd(t, create)
+}
 
-	load := []string{"load", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name, "--from", filepath.Join(in, "*.parquet"),
+// loadArgs is the `lakeload load` command of job soak loading from into ts.
+func loadArgs(m mode, pl place, ts tableSpec, from string, extra ...string) []string {
+	load := []string{"load", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name, "--from", from,
 		"--job", soakJob, "--commit-rows", strconv.FormatInt(m.commitRows, 10), "--parallelism", strconv.Itoa(m.parallelism)}
 	if ts.opColumn != "" {
 		load = append(load, "--op-column", ts.opColumn)
@@ -205,12 +216,26 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 	if pl.checkpoint != "" {
 		load = append(load, "--checkpoint", pl.checkpoint)
 	}
-	store := pl.storeDir
-	windows := rows / m.commitRows // about the job's windows: kills are spread over them
-	slots := m.aimed[idx] + m.random[idx]
+	return append(load, extra...)
+}
+
+// killPlan is how many kills one load gets, and which points are aimed at their first occurrence in
+// a run rather than at a window (points that happen once per run or at a job's final commit only).
+type killPlan struct {
+	aimed, random int
+	windowless    map[string]bool
+}
+
+// loadUnderKills runs load again and again, killing each child (aimed kills first, then random
+// ones), until the kills are spent or the job finishes; then resumes it to its end and checks that
+// one more run says the job already finished. r.rows must hold the load's input rows.
+func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store string, kp killPlan, sched *scheduler, st *killStats, rng *rand.Rand) {
+	t.Helper()
+	windows := max(r.rows/m.commitRows, 1) // about the job's windows: kills are spread over them
+	slots := kp.aimed + kp.random
 	t0 := time.Now()
 	done := false
-	aimedLeft, randomLeft := m.aimed[idx], m.random[idx]
+	aimedLeft, randomLeft := kp.aimed, kp.random
 	for slot := 0; !done && aimedLeft+randomLeft > 0; slot++ {
 		// Aimed kills first (a paused child is killed for certain), then random ones: a random kill can
 		// miss when the job outruns its delay, and must not cost the table its aimed kills.
@@ -227,6 +252,9 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 		if aimed {
 			if target = sched.next(reachable(store)); target != "" {
 				pause = pauseSpec(target, want, assigned, windows)
+				if kp.windowless[target] {
+					pause = target
+				}
 				env = append(env, "LAKELOAD_PAUSE_AT="+pause)
 			}
 		}
@@ -269,14 +297,14 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 		switch {
 		case killed != "" && c.killedBySignal():
 			r.kills++
-			t.Logf("table %s kill %d: %s after %v; last log line: %s", ts.name, slot+1, describeKill(killed, pause, want, delay),
+			t.Logf("table %s kill %d: %s after %v; last log line: %s", r.name, slot+1, describeKill(killed, pause, want, delay),
 				time.Since(c.started).Round(time.Millisecond), c.lastLine())
 			switch killed {
 			case "random":
 				st.random++
 			case "fallback":
 				st.fallback++
-				t.Logf("table %s: point %s not reached within %v; killed anyway", ts.name, target, m.aimTimeout)
+				t.Logf("table %s: point %s not reached within %v; killed anyway", r.name, target, m.aimTimeout)
 			default:
 				st.aimed[killed]++
 			}
@@ -285,9 +313,9 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 			if target != "" {
 				st.missed[target]++
 			}
-			t.Logf("table %s: job finished before kill %d (aimed at %q)", ts.name, slot+1, target)
+			t.Logf("table %s: job finished before kill %d (aimed at %q)", r.name, slot+1, target)
 		default:
-			t.Fatalf("table %s: lakeload load exited %d (aimed at %q)\n%s", ts.name, c.exitCode(), target, c.output(30))
+			t.Fatalf("table %s: lakeload load exited %d (aimed at %q)\n%s", r.name, c.exitCode(), target, c.output(30))
 		}
 	}
 	// Resume without faults until the job finishes, then once more: it must say it already finished.
@@ -296,15 +324,14 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 		st.runs++
 		r.runs++
 		if !strings.Contains(out, "job "+soakJob+" finished") && !strings.Contains(out, "already finished") {
-			t.Fatalf("table %s: final run did not finish the job: %s", ts.name, out)
+			t.Fatalf("table %s: final run did not finish the job: %s", r.name, out)
 		}
 	}
 	if out := runToEnd(t, load); !strings.Contains(out, "already finished") {
-		t.Errorf("table %s: a run after the job finished printed %q, want \"already finished\"", ts.name, out)
+		t.Errorf("table %s: a run after the job finished printed %q, want \"already finished\"", r.name, out)
 	}
-	r.loadTime = time.Since(t0)
+	r.loadTime += time.Since(t0)
 	_, r.published = storeProgress(store)
-	return r
 }
 
 func describeKill(killed, pause string, want int64, delay time.Duration) string {

@@ -35,6 +35,20 @@ type tableSpec struct {
 	keyCols  []int // primary-key column indexes (mergeSum, mergeDedup)
 	// gen returns the rows of input file f (deterministic in r and its own state).
 	gen func(r *rand.Rand, f, n int) []genRow
+
+	// The feature soaks' knobs (feature_test.go); zero values keep the base tables as they are.
+	createCols int                // columns the table is created with (0 = all; --evolve-schema adds the rest)
+	fileCols   func(f int) int    // table columns present in input file f (nil = all)
+	format     func(f int) string // input format of file f: parquet (nil), csv or jsonl
+	badEvery   int                // text input: about one bad row per badEvery rows (0 = none)
+}
+
+// createColumns is how many of the columns the table is created with.
+func (ts tableSpec) createColumns() int {
+	if ts.createCols > 0 {
+		return ts.createCols
+	}
+	return len(ts.columns)
 }
 
 // fields returns the table's columns as DataFields (for canonical rendering).

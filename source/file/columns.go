@@ -48,7 +48,8 @@ func (c *InputColumns) Names() []string {
 
 // ReadColumns returns the columns of split: a Parquet file's footer schema, a CSV header (every
 // column STRING), or the keys of every JSON Lines row of the split in order of first appearance,
-// typed by their values (see jsonColumnType). It opens the file as Open does — fingerprint check,
+// typed by their values (strings STRING, booleans BOOLEAN, integers BIGINT, other numbers DOUBLE,
+// only nulls STRING; mixed kinds and nested values have no type). It opens the file as Open does — fingerprint check,
 // footer and header errors naming the file, damaged Parquet naming the byte range and wrapping
 // spec.ErrCorrupt. JSON Lines rows that the reader would reject (malformed, not an object) are left
 // out here: the reader reports them with their line and value. Errors other than ctx's name the file.

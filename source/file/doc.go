@@ -1,5 +1,6 @@
-// Package file reads Parquet, CSV and JSON Lines input files as source.Readers, and plans splits
-// from a glob.
+// Package file reads Parquet, CSV and JSON Lines input files as source.Readers, plans splits
+// from a glob, and reports a split's input columns with the type each would get as a new table
+// column (ReadColumns, for schema evolution).
 //
 // Invariants:
 //   - Every row of a split is returned exactly once, in file order; nothing is skipped silently:

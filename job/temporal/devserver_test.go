@@ -1,0 +1,226 @@
+package temporal
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/testsuite"
+
+	s3fs "github.com/lakeload/lakeload/fileio/s3"
+	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/internal/oracle"
+	"github.com/lakeload/lakeload/internal/s3test"
+	"github.com/lakeload/lakeload/paimon/catalog"
+)
+
+// EnvRequireTemporal set to 1 makes a missing Temporal CLI fail the dev-server test instead of skipping it.
+const EnvRequireTemporal = "LAKELOAD_REQUIRE_TEMPORAL"
+
+// temporalCLI returns the `temporal` binary: $LAKELOAD_TEMPORAL, else $LAKELOAD_CACHE/bin/temporal, else
+// ~/.cache/lakeload/bin/temporal (`make temporal` installs it there).
+func temporalCLI(t *testing.T) string {
+	cands := []string{os.Getenv("LAKELOAD_TEMPORAL")}
+	if c := os.Getenv("LAKELOAD_CACHE"); c != "" {
+		cands = append(cands, filepath.Join(c, "bin", "temporal"))
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		cands = append(cands, filepath.Join(h, ".cache", "lakeload", "bin", "temporal"))
+	}
+	for _, c := range cands {
+		if c != "" {
+			if st, err := os.Stat(c); err == nil && !st.IsDir() {
+				return c
+			}
+		}
+	}
+	msg := "no Temporal CLI (run `make temporal`, or set LAKELOAD_TEMPORAL)"
+	if os.Getenv(EnvRequireTemporal) == "1" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// proc is a lakeload child process with its output kept for failure messages.
+type proc struct {
+	cmd *exec.Cmd
+	out *bytes.Buffer
+	mu  *sync.Mutex
+}
+
+// TestDevServerKillNine: one driver (`lakeload load --temporal`) and three `lakeload worker`s on a
+// real Temporal dev server, warehouse and checkpoint store on the S3 test server. Random workers and
+// the driver are killed with SIGKILL and restarted until the load finishes; pypaimon and lakeload
+// then read the table equal to the model (nothing lost, nothing twice) and every window is one snapshot.
+func TestDevServerKillNine(t *testing.T) {
+	bin := temporalCLI(t)
+	srv := s3test.Start(t)
+	py := oracle.Py(t)
+	ctx := context.Background()
+	root, err := oracle.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lakeload := filepath.Join(dir, "lakeload")
+	if out, err := exec.Command("go", "build", "-o", lakeload, filepath.Join(root, "cmd", "lakeload")).CombinedOutput(); err != nil {
+		t.Fatalf("build lakeload: %v\n%s", err, out)
+	}
+	var serverLog bytes.Buffer
+	dev, err := testsuite.StartDevServer(ctx, testsuite.DevServerOptions{ExistingPath: bin, LogLevel: "error",
+		ClientOptions: &client.Options{Logger: tlog.NewStructuredLogger(slog.New(slog.DiscardHandler))},
+		Stdout:        &serverLog, Stderr: &serverLog})
+	if err != nil {
+		t.Fatalf("start temporal dev server: %v", err)
+	}
+	defer func() { _ = dev.Stop() }()
+	hostPort := dev.FrontendHostPort()
+
+	fx := loadtest.Dedup(77, 10, 300)
+	glob := fx.WriteInputs(t, loadtest.TempDir(t))
+	fs, err := s3fs.New(ctx, s3fs.Options{Endpoint: srv.Endpoint, PathStyle: true, Region: s3test.Region,
+		Credentials: credentials.NewStaticCredentialsProvider(srv.AccessKey, srv.SecretKey, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.New(fs, srv.URI("wh"))
+	if err := cat.CreateTable(ctx, fx.Ident(), fx.Schema(t), false); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), srv.Env()...)
+	start := func(args ...string) proc {
+		p := proc{cmd: exec.Command(lakeload, args...), out: &bytes.Buffer{}, mu: &sync.Mutex{}}
+		p.cmd.Env = env
+		w := lockedWriter{p.out, p.mu}
+		p.cmd.Stdout, p.cmd.Stderr = w, w
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	queue := "q-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	startWorker := func() proc {
+		return start("worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
+	}
+	workers := []proc{startWorker(), startWorker(), startWorker()}
+	defer func() {
+		for _, w := range workers {
+			_ = w.cmd.Process.Kill()
+			_ = w.cmd.Wait()
+		}
+	}()
+	load := []string{"load", "--warehouse", srv.URI("wh"), "--table", fx.Ident().Database + "." + fx.Ident().Table,
+		"--from", glob, "--op-column", fx.OpColumn, "--job", "scale", "--checkpoint", srv.URI("ckpt", "scale"),
+		"--commit-rows", "250", "--parallelism", "3", "--temporal", hostPort, "--task-queue", queue,
+		"--heartbeat-timeout", "2s", "--task-timeout", "30s", "--log-format", "json"}
+
+	rng := rand.New(rand.NewPCG(77, 7))
+	driverKills, workerKills := 0, 0
+	deadline := time.Now().Add(3 * time.Minute)
+	for run := 1; ; run++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("the load did not finish in time after %d driver runs", run-1)
+		}
+		d := start(load...)
+		done := make(chan error, 1)
+		go func() { done <- d.cmd.Wait() }()
+		var err error
+	chaos:
+		for {
+			select {
+			case err = <-done:
+				break chaos
+			case <-time.After(time.Duration(300+rng.IntN(700)) * time.Millisecond):
+				if workerKills+driverKills >= 12 {
+					continue // enough chaos: let the load finish
+				}
+				if rng.IntN(3) == 0 {
+					_ = d.cmd.Process.Signal(syscall.SIGKILL)
+					driverKills++
+					err = <-done
+					break chaos
+				}
+				i := rng.IntN(len(workers))
+				_ = workers[i].cmd.Process.Signal(syscall.SIGKILL)
+				_ = workers[i].cmd.Wait()
+				workers[i] = startWorker()
+				workerKills++
+			}
+		}
+		if err == nil {
+			break
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || (ee.ExitCode() != -1 && ee.ExitCode() != 1) {
+			t.Fatalf("driver run %d: %v\n%s", run, err, d.output())
+		}
+		t.Logf("driver run %d ended: %v", run, err)
+	}
+	t.Logf("killed the driver %d times and workers %d times", driverKills, workerKills)
+	if driverKills+workerKills == 0 {
+		t.Fatal("nothing was killed: the load finished before the chaos began")
+	}
+
+	path := filepath.Join(srv.Dir, srv.Bucket, "wh", fx.Ident().Database+".db", fx.Ident().Table)
+	want := fx.Expected(t)
+	if d := loadtest.Diff(want, py.Read(path, oracle.ReadOpts{})); d != "" {
+		t.Fatal("pypaimon reads a table different from the model:" + d)
+	}
+	tbl, err := cat.LoadTable(ctx, fx.Ident())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := loadtest.Diff(want, loadtest.Lines(t, tbl)); d != "" {
+		t.Fatal("lakeload reads a table different from the model:" + d)
+	}
+	perWindow := map[string]int{}
+	for _, s := range py.Snapshots(path) {
+		if s["commitKind"] == "APPEND" {
+			perWindow[fmt.Sprint(s["commitUser"], "/", s["commitIdentifier"])]++
+		}
+	}
+	for w, n := range perWindow {
+		if n != 1 {
+			t.Errorf("window %s has %d APPEND snapshots", w, n)
+		}
+	}
+	if len(perWindow) < 5 {
+		t.Fatalf("%d windows committed; the test needs several", len(perWindow))
+	}
+}
+
+type lockedWriter struct {
+	b  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (p proc) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.out.String()
+	if len(s) > 4000 {
+		s = s[len(s)-4000:]
+	}
+	return s
+}
