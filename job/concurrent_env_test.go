@@ -35,8 +35,7 @@ type concStorage struct {
 func concStorages(t *testing.T, body func(t *testing.T, s concStorage)) {
 	t.Run("local", func(t *testing.T) {
 		dir := loadtest.TempDir(t)
-		body(t, concStorage{name: "local", root: dir, localRoot: dir,
-			newFS: func(testing.TB) fileio.FileIO { return local.New() }})
+		body(t, concStorage{name: "local", root: dir, localRoot: dir, newFS: concStoragesLocalFS})
 	})
 	t.Run("s3", func(t *testing.T) {
 		srv := s3test.Start(t)
@@ -44,6 +43,9 @@ func concStorages(t *testing.T, body func(t *testing.T, s concStorage)) {
 			newFS: func(t testing.TB) fileio.FileIO { return newS3FS(t, srv, nil) }})
 	})
 }
+
+// concStoragesLocalFS is the FileIO of a local concStorage.
+func concStoragesLocalFS(testing.TB) fileio.FileIO { return local.New() }
 
 // concIdent is the table of the concurrent-writer tests: a partitioned deduplicate primary-key
 // table (dt STRING, id BIGINT, v STRING), primary key (dt, id), 2 buckets.

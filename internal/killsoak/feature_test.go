@@ -23,9 +23,9 @@ type feature struct {
 	args  []string // extra `lakeload load` flags
 	// kills: aimed and random, in `go test` (short) and `make soak` (long)
 	short, long killPlan
-	first      []string // points aimed at first (then the cycle of every point)
-	windowless []string // points aimed at their first occurrence in a run, not at a window
-	avoid      []string // points a run of this feature may never reach (never aimed at)
+	first       []string // points aimed at first (then the cycle of every point)
+	windowless  []string // points aimed at their first occurrence in a run, not at a window
+	avoid       []string // points a run of this feature may never reach (never aimed at)
 	// setup runs after the table is created and before the soaked load's input is written
 	// (overwrite: the old rows; incremental: the first generation).
 	setup func(t *testing.T, e *featureEnv)

@@ -183,7 +183,7 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 	r.rows, r.expected, r.wantLines = rows, len(want), want
 	createTable(t, pl, ts)
 	load := loadArgs(m, pl, ts, filepath.Join(in, "*.parquet"))
-	loadUnderKills(t, m, &r, load, pl.storeDir, killPlan{aimed: m.aimed[idx], random: m.random[idx]}, sched, st, rng)
+	loadUnderKills(t, m, &r, load, pl.storeDir, killPlan{aimed: m.aimed[idx], random: m.random[idx]}, sched, st, rng, reachable)
 	return r
 }
 
@@ -228,10 +228,13 @@ type killPlan struct {
 
 // loadUnderKills runs load again and again, killing each child (aimed kills first, then random
 // ones), until the kills are spent or the job finishes; then resumes it to its end and checks that
-// one more run says the job already finished. r.rows must hold the load's input rows.
-func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store string, kp killPlan, sched *scheduler, st *killStats, rng *rand.Rand) {
+// one more run says the job already finished. r.rows must hold the load's input rows; reach tells
+// which points a run can reach (reachable, or a feature's narrower version).
+func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store string, kp killPlan, sched *scheduler, st *killStats, rng *rand.Rand,
+	reach func(store string) func(string) bool) {
 	t.Helper()
-	windows := max(r.rows/m.commitRows, 1) // about the job's windows: kills are spread over them
+	windows := max(r.rows/m.commitRows, 1) // about the load's windows: kills are spread over them
+	_, prior := storeProgress(store)       // windows published before (an incremental job's earlier generations)
 	slots := kp.aimed + kp.random
 	t0 := time.Now()
 	done := false
@@ -245,13 +248,13 @@ func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store strin
 		} else {
 			randomLeft--
 		}
-		want := slotWindow(slot, slots, windows)
+		want := prior + slotWindow(slot, slots, windows)
 		assigned, _ := storeProgress(store)
 		target, pause := "", ""
 		var env []string
 		if aimed {
-			if target = sched.next(reachable(store)); target != "" {
-				pause = pauseSpec(target, want, assigned, windows)
+			if target = sched.next(reach(store)); target != "" {
+				pause = pauseSpec(target, want, assigned, prior+windows)
 				if kp.windowless[target] {
 					pause = target
 				}
