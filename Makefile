@@ -85,12 +85,14 @@ fuzz:
 fuzz-short:
 	scripts/fuzz.sh 3s
 
-## soak: the long kill -9 soak of `lakeload load` (≥ 30 SIGKILLs over ≥ 1M rows per table; internal/killsoak)
+## soak: the long kill -9 soak of `lakeload load` (≥ 30 SIGKILLs over ≥ 1M rows per table; internal/killsoak),
+## then the feature soaks (TestKillSoakFeatures: dynamic bucket, evolve-schema, quarantine, overwrite, incremental);
+## S3=1 also runs it with --warehouse and --checkpoint on S3 (versitygw, TestKillSoakS3)
 .PHONY: soak
 soak:
 	@mkdir -p build
-	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run TestKillSoak ./internal/killsoak 2>&1 | tee build/soak.log
-	@grep -o 'SOAK mode=.*' build/soak.log
+	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run '^TestKillSoak(Features$(if $(S3),|S3))?$$' ./internal/killsoak 2>&1 | tee build/soak.log
+	@grep -oE 'SOAK (mode|feature)=.*' build/soak.log
 
 ## bench: lakeload vs its peers (pypaimon, Ray Data + pypaimon, Java Paimon) and the arrow-go ceiling: every
 ## scenario of bench/README.md on BENCH_ROWS rows, BENCH_ROUNDS interleaved rounds, the RSS line at BENCH_RSS_ROWS;
@@ -112,9 +114,11 @@ $(BENCH_JAVA_PEER): bench/javapeer/pom.xml $(shell find bench/javapeer/src -name
 	cd bench/javapeer && (mvn -q -B -o package -Dpeer.build.dir="$(LAKELOAD_CACHE)/bench-javapeer" 2>/dev/null || mvn -q -B package -Dpeer.build.dir="$(LAKELOAD_CACHE)/bench-javapeer")
 	@touch $@
 
-## sweep: the long single-fault sweep — every I/O call of a small load fails once (error, torn, landed), then a clean resume (internal/sweep)
+## sweep: the long single-fault sweep — every I/O call of a small load fails once (error, torn, landed), then a clean resume (internal/sweep);
+## S3=1 also runs the whole crash-point matrix with the warehouse and the checkpoint store on S3 (job, TestCrashPointMatrixS3)
 .PHONY: sweep
 sweep:
 	@mkdir -p build
 	set -o pipefail; LAKELOAD_SWEEP=long $(GO) test -count=1 -v -timeout 30m -run TestSingleFaultSweep ./internal/sweep 2>&1 | tee build/sweep.log
 	@grep -o 'SWEEP mode=.*' build/sweep.log
+	$(if $(S3),LAKELOAD_S3_MATRIX=full $(GO) test -count=1 -timeout 30m -run TestCrashPointMatrixS3 ./job)

@@ -54,7 +54,8 @@ type Config struct {
 	// result). By default a window is one task whose splits are read in parallel and whose rows go to
 	// one writer per (partition, bucket), flushed in parallel — fewer, larger files.
 	SplitTasks bool
-	// Executor runs each window attempt's tasks (executor.go); nil runs them in this process.
+	// Executor runs each window attempt's tasks (executor.go); nil runs them in this process. The
+	// task-level hook points (PointTaskWritten, PointResultStored) are called in process only.
 	Executor Executor
 
 	Transform        Transform

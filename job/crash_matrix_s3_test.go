@@ -12,7 +12,7 @@ import (
 // conditional PUT, and the resume must find and finish what the crash left. In `go test` it runs
 // the points around the commit and publish (before-commit … after-publish and recovery-action) in
 // the middle window of the deduplicate table ("current"), whose upserts and deletes make a lost or doubled
-// window visible; LAKELOAD_S3_MATRIX=full (`make sweep`/`make soak` set it) runs the whole matrix.
+// window visible; LAKELOAD_S3_MATRIX=full (`make sweep S3=1`) runs the whole matrix.
 func TestCrashPointMatrixS3(t *testing.T) {
 	srv := s3test.Start(t)
 	var keep func(fx, point, which string) bool

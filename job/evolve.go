@@ -50,6 +50,10 @@ func (d *driver) evolve(ctx context.Context, w checkpoint.Assigned) error {
 	if err := d.checkSchema(ctx); err != nil {
 		return err
 	}
+	// A background compaction reads and rewrites with the schema it started with: one still in
+	// flight after the change could rewrite this window's files without the new columns. Finish it
+	// first; later compactions use the evolved table (compact.go).
+	d.collectCompaction(true)
 	s, err := catalog.AddColumnsAt(ctx, d.t.FS, d.t.Path, d.t.Schema, cols)
 	if errors.Is(err, catalog.ErrSchemaConflict) {
 		return fmt.Errorf("%w: another writer changed the schema of %s while window %d added columns (%v); run the load again to continue", ErrSchemaChanged, d.t.Path, w.Window, err)

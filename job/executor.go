@@ -131,6 +131,7 @@ func storedIDFilter(ctx context.Context, env TaskEnv, w int64) (*idFilter, error
 // runTasks runs a window attempt's tasks with Config.Executor, or in this process: at most
 // Parallelism at once, the first error cancelling the rest.
 func (d *driver) runTasks(ctx context.Context, tasks []TaskInput) (int64, error) {
+	d.attachOverwriteIndex(tasks)
 	if ex := d.cfg.Executor; ex != nil && len(tasks) > 0 {
 		return ex.RunTasks(ctx, TaskBatch{Job: d.cfg.Name, CommitUser: d.job.CommitUser, Window: tasks[0].Window, Attempt: tasks[0].Attempt,
 			SchemaID: d.t.Schema.ID, Tasks: tasks, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks})

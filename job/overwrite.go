@@ -70,6 +70,9 @@ func (d *driver) runOverwrite(ctx context.Context) error {
 	}
 	if rem := d.st.Remaining(); len(rem) > 0 {
 		// No final commit can exist while splits are unassigned: it is made after the last window.
+		if err := d.restageUnfinished(ctx); err != nil {
+			return err
+		}
 		if err := d.load(ctx, rem, d.st.NextWindow()); err != nil {
 			return err
 		}
@@ -104,6 +107,7 @@ func (d *driver) runOverwrite(ctx context.Context) error {
 			return d.finish(ctx)
 		}
 		recomputed := false
+		d.owStaged = plan.Staged
 		for _, a := range plan.Actions {
 			if err := d.cfg.hook(ctx, PointRecoveryAction, a.Window); err != nil {
 				return err
@@ -126,6 +130,11 @@ func (d *driver) runOverwrite(ctx context.Context) error {
 		}
 		if recomputed {
 			continue // decide again: the new attempts' files are checked before the commit
+		}
+		if again, err := d.restageInconsistent(ctx, st, plan.Staged); err != nil {
+			return err
+		} else if again {
+			continue
 		}
 		if err := d.commitFinal(ctx, st, plan.Staged); err != nil {
 			return err
@@ -170,6 +179,9 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 		for _, r := range at.Results {
 			msgs = append(msgs, r.Messages...)
 		}
+	}
+	if dynamicBucket(d.t) {
+		msgs = finalIndexMessages(st, staged, msgs)
 	}
 	if err := d.cfg.hook(ctx, PointBeforeCommit, id); err != nil {
 		return err

@@ -69,6 +69,9 @@ type driver struct {
 	// indexRecomputes counts windows recomputed after a dynamic-bucket index conflict (dynamic_bucket.go).
 	indexRecomputes int
 	comp            *compactor // compaction during the load (compact.go); nil until a window needs it
+	// owStaged is the attempt per window that an overwrite job's recovery plan stages; windows of a
+	// dynamic-bucket table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
+	owStaged map[int64]int
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.

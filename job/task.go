@@ -26,6 +26,9 @@ type TaskInput struct {
 	Attempt int             `json:"attempt"`
 	Task    int             `json:"task"`
 	Splits  []SplitInWindow `json:"splits"`
+	// OverwriteIndex is set for an overwrite window of a dynamic-bucket table: the HASH files its
+	// keys continue (overwrite_dynamic.go).
+	OverwriteIndex *OverwriteIndex `json:"overwriteIndex,omitempty"`
 }
 
 // SplitInWindow is a split of the job plan with the first sequence number of its rows.
@@ -50,7 +53,7 @@ type TaskOutput struct {
 // In row-id mode (ids != nil) it records the id of every row written and skips rows whose id an
 // earlier window published.
 func runTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform, ids *idFilter) (TaskOutput, error) {
-	w, err := write.New(ctx, t, write.Options{CompactsBeforePublish: true}) // the driver compacts before publishing (compact.go)
+	w, err := write.New(ctx, t, writeOptions(in))
 	if err != nil {
 		return TaskOutput{}, err
 	}
@@ -70,6 +73,7 @@ func runTask(ctx context.Context, src source.Source, t *table.Table, in TaskInpu
 		_ = w.Abort(ctx)
 		return TaskOutput{}, err
 	}
+	out.Messages = recordIndexBase(out.Messages, in.OverwriteIndex)
 	return out, nil
 }
 

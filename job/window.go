@@ -268,8 +268,10 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 	if err != nil {
 		return raced(err, ws.Window, "published")
 	}
-	if c := ws.Committed; c != nil && c.SnapshotID > 0 {
-		// Advance the pin: expiry may now pass this window's marker.
+	if c := ws.Committed; c != nil && c.SnapshotID > 0 && !d.overwrite() {
+		// Advance the pin: expiry may now pass this window's marker. Not in an overwrite job: its
+		// windows share the final snapshot, which recovery needs until every window is published and
+		// the job is done (finish drops the pin).
 		if err := pin(ctx, d.t, d.cfg.Name, c.SnapshotID+1); err != nil && !errors.Is(err, context.Canceled) {
 			d.cfg.Logger.Warn("advance consumer pin", "err", err)
 		}

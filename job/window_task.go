@@ -30,7 +30,7 @@ func (l *lockedWriter) WriteSeq(ctx context.Context, rec arrow.RecordBatch, kind
 // batches does not matter (I4). On error the task's files are deleted: they belong to no commit.
 func runWindowTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform,
 	ids *idFilter, parallelism int) (TaskOutput, error) {
-	w, err := write.New(ctx, t, write.Options{CompactsBeforePublish: true}) // the driver compacts before publishing (compact.go)
+	w, err := write.New(ctx, t, writeOptions(in))
 	if err != nil {
 		return TaskOutput{}, err
 	}
@@ -62,6 +62,7 @@ func runWindowTask(ctx context.Context, src source.Source, t *table.Table, in Ta
 		_ = w.Abort(context.WithoutCancel(ctx))
 		return TaskOutput{}, err
 	}
+	out.Messages = recordIndexBase(out.Messages, in.OverwriteIndex)
 	return out, nil
 }
 

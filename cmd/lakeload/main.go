@@ -14,7 +14,9 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopProfiles := startProfiles() // only with $LAKELOAD_CPUPROFILE / $LAKELOAD_MEMPROFILE (profile_env.go)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfiles()
 	stop()
 	os.Exit(code)
 }

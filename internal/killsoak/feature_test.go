@@ -24,8 +24,11 @@ type feature struct {
 	// kills: aimed and random, in `go test` (short) and `make soak` (long)
 	short, long killPlan
 	first       []string // points aimed at first (then the cycle of every point)
+	randomFirst bool     // random kills before the aimed ones (not when a first point happens once per job)
 	windowless  []string // points aimed at their first occurrence in a run, not at a window
 	avoid       []string // points a run of this feature may never reach (never aimed at)
+	// resize adapts the feature mode's sizes to the feature (nil: as they are).
+	resize func(m mode) mode
 	// setup runs after the table is created and before the soaked load's input is written
 	// (overwrite: the old rows; incremental: the first generation).
 	setup func(t *testing.T, e *featureEnv)
@@ -60,19 +63,19 @@ type featureEnv struct {
 // in its log; every feature must land its aimed kills (see TestKillSoakFeatures).
 var features = []feature{
 	{name: "dynbucket", table: dynUsersTable,
-		short: killPlan{aimed: 4, random: 1}, long: killPlan{aimed: 10, random: 4},
+		short: killPlan{aimed: 4, random: 1}, long: killPlan{aimed: 10, random: 4}, randomFirst: true,
 		first: []string{job.PointAssigned, job.PointInsideCommit, job.PointAfterCommit, job.PointRecoveryAction},
 		check: checkDynamicBuckets},
 	{name: "evolve", table: evolvedUsersTable, args: []string{"--evolve-schema", "add-columns"},
 		short: killPlan{aimed: 3, random: 1}, long: killPlan{aimed: 10, random: 4},
 		first: []string{job.PointSchemaEvolved, job.PointInsideCommit, job.PointRecoveryAction}, windowless: []string{job.PointSchemaEvolved},
 		check: checkEvolvedSchema},
-	{name: "quarantine", table: quarantineTotalsTable, args: []string{"--bad-rows", "quarantine"},
-		short: killPlan{aimed: 3, random: 1}, long: killPlan{aimed: 10, random: 4},
+	{name: "quarantine", table: quarantineTotalsTable, args: []string{"--bad-rows", "quarantine"}, resize: textSizes,
+		short: killPlan{aimed: 3, random: 1}, long: killPlan{aimed: 10, random: 4}, randomFirst: true,
 		first: []string{job.PointResultStored, job.PointInsideCommit, job.PointRecoveryAction},
 		check: checkQuarantine},
 	{name: "overwrite", table: overwriteEventsTable, args: []string{"--overwrite", "partitions"},
-		short: killPlan{aimed: 4, random: 1}, long: killPlan{aimed: 10, random: 4},
+		short: killPlan{aimed: 4, random: 1}, long: killPlan{aimed: 10, random: 4}, randomFirst: true,
 		first:      []string{job.PointTaskWritten, job.PointInsideCommit, job.PointAfterCommit, job.PointBeforePublish},
 		windowless: []string{job.PointBeforeCommit, job.PointInsideCommit, job.PointAfterCommit, job.PointBeforePublish, job.PointAfterPublish},
 		avoid:      []string{job.PointRecoveryAction, job.PointPlanned},
@@ -131,9 +134,10 @@ func TestKillSoakFeatures(t *testing.T) {
 			if st.fallback > 0 {
 				phases = append(phases, fmt.Sprintf("aimed-not-reached=%d", st.fallback))
 			}
-			t.Logf("SOAK feature=%s mode=%s rows=%d expected=%d kills=%d [%s] runs=%d lost=%d dup=%d wrong=%d (java+pypaimon) windows=%d %s time=%v",
+			t.Logf("SOAK feature=%s mode=%s rows=%d expected=%d kills=%d [%s] runs=%d lost=%d dup=%d wrong=%d (java+pypaimon) windows=%d %s load=%v check=%v time=%v",
 				f.name, m.name, e.run.rows, e.run.expected, st.kills(), strings.Join(phases, " "), st.runs, lost, dup, wrong,
-				e.run.published, strings.Join(e.notes, " "), time.Since(t0).Round(time.Millisecond))
+				e.run.published, strings.Join(e.notes, " "), e.run.loadTime.Round(time.Millisecond), e.run.checkTime.Round(time.Millisecond),
+				time.Since(t0).Round(time.Millisecond))
 			if st.kills() < kp.aimed {
 				t.Errorf("feature %s: %d kills landed (missed %v), want ≥ %d", f.name, st.kills(), st.missed, kp.aimed)
 			}
@@ -163,6 +167,9 @@ func soakSeed(t *testing.T) uint64 {
 // soakFeature creates f's table, runs its setup, writes the soaked load's input, loads it under
 // SIGKILLs and checks the result.
 func soakFeature(t *testing.T, m mode, f feature, root string, st *killStats, rng *rand.Rand, java, py *oracle.Client) *featureEnv {
+	if f.resize != nil {
+		m = f.resize(m)
+	}
 	ts := f.table(m)
 	fields, err := ts.fields()
 	if err != nil {
@@ -186,6 +193,8 @@ func soakFeature(t *testing.T, m mode, f feature, root string, st *killStats, rn
 	if m.name == "features-long" {
 		kp = f.long
 	}
+	kp.randomFirst, kp.randomSoon = f.randomFirst, true
+	e.run.windows = estimateWindows(t, e.in, e.first, m)
 	kp.windowless = map[string]bool{}
 	for _, p := range f.windowless {
 		kp.windowless[p] = true
@@ -246,4 +255,41 @@ func (s *featureScheduler) reachable(store string) func(string) bool {
 		}
 		return r(p)
 	}
+}
+
+// textSizes is for CSV and JSON Lines input, whose files are never cut into splits: four times the
+// files, a quarter of the rows each, and windows of fewer rows (a text file's rows are estimated from
+// its size at 64 bytes a row), so the job still has several windows to kill.
+func textSizes(m mode) mode {
+	m.files *= 4
+	m.rowsPerFile /= 4
+	m.commitRows = m.commitRows * 2 / 5
+	return m
+}
+
+// estimateWindows is the soaked load's windows as lakeload sizes them: Parquet rows exactly, text
+// files at 64 bytes a row (job.EstimatedRows), over --commit-rows.
+func estimateWindows(t *testing.T, dir string, first int, m mode) int64 {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows int64
+	for _, en := range ents {
+		var f int
+		if _, err := fmt.Sscanf(en.Name(), "part-%d.", &f); err != nil || f < first {
+			continue
+		}
+		if strings.HasSuffix(en.Name(), ".parquet") {
+			rows += int64(m.rowsPerFile)
+			continue
+		}
+		info, err := en.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows += max(info.Size()/64, 1)
+	}
+	return max(rows/m.commitRows, 1)
 }

@@ -15,8 +15,8 @@ import (
 // lease version they publish is a conditional PUT, and a SIGKILL can land between any two requests.
 // The same checks as TestKillSoak: Java and pypaimon read exactly the expected rows, one APPEND
 // snapshot per window, a further run says the job finished. In `go test` one table with kills aimed
-// at the commit and publish points (s3Mode); LAKELOAD_SOAK=long (`make soak`) the long sizes over
-// every point.
+// at the commit and publish points (s3Mode); LAKELOAD_SOAK=long (`make soak S3=1`) the long sizes
+// over every point.
 func TestKillSoakS3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the S3 kill -9 soak takes about 15 s; run without -short")

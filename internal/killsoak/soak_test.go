@@ -171,6 +171,7 @@ func summarize(m mode, results []tableResult, st *killStats, total time.Duration
 type soakRun struct {
 	tableResult
 	wantLines []string
+	windows   int64 // the load's estimated windows (0: input rows / --commit-rows)
 }
 
 // soakTable generates the table's input, creates it, loads it under SIGKILLs until the job finishes,
@@ -224,6 +225,8 @@ func loadArgs(m mode, pl place, ts tableSpec, from string, extra ...string) []st
 type killPlan struct {
 	aimed, random int
 	windowless    map[string]bool
+	randomFirst   bool // random kills before aimed ones
+	randomSoon    bool // a random kill lands within about the first window of its run (small jobs outrun one aimed at a late window)
 }
 
 // loadUnderKills runs load again and again, killing each child (aimed kills first, then random
@@ -234,7 +237,10 @@ func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store strin
 	reach func(store string) func(string) bool) {
 	t.Helper()
 	windows := max(r.rows/m.commitRows, 1) // about the load's windows: kills are spread over them
-	_, prior := storeProgress(store)       // windows published before (an incremental job's earlier generations)
+	if r.windows > 0 {
+		windows = r.windows
+	}
+	_, prior := storeProgress(store) // windows published before (an incremental job's earlier generations)
 	slots := kp.aimed + kp.random
 	t0 := time.Now()
 	done := false
@@ -242,7 +248,7 @@ func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store strin
 	for slot := 0; !done && aimedLeft+randomLeft > 0; slot++ {
 		// Aimed kills first (a paused child is killed for certain), then random ones: a random kill can
 		// miss when the job outruns its delay, and must not cost the table its aimed kills.
-		aimed := aimedLeft > 0
+		aimed := aimedLeft > 0 && !(kp.randomFirst && randomLeft > 0)
 		if aimed {
 			aimedLeft--
 		} else {
@@ -271,6 +277,10 @@ func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store strin
 		var delay time.Duration
 		if target != "" {
 			timer = time.After(m.aimTimeout)
+		} else if kp.randomSoon {
+			// A random moment within about the first window of work of this run, start-up included.
+			delay = st.randomDelay(rng)
+			timer = time.After(delay)
 		} else {
 			// A random moment within about one window after window want−1 is published.
 			waitPublished(c, store, want-1)

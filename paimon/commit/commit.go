@@ -69,8 +69,8 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 	if o.Overwrite != nil {
 		o.Kind = spec.CommitKindOverwrite
 		for _, m := range msgs {
-			if len(m.DeletedFiles) > 0 {
-				return Result{}, errors.New("commit: an overwrite commit computes its deletions itself; messages must not delete files")
+			if len(m.DeletedFiles) > 0 || len(m.DeletedIndexFiles) > 0 {
+				return Result{}, errors.New("commit: an overwrite commit computes its deletions itself; messages must not delete data or index files")
 			}
 		}
 	} else if len(entries) == 0 && len(indexChanges(msgs)) == 0 {
@@ -108,10 +108,12 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 		}
 		if o.Overwrite != nil {
 			// The files replaced are those live in the snapshot this attempt builds on.
-			if entries, err = overwriteEntries(ctx, t, latest, adds, o.Overwrite); err != nil {
+			var idxDeletes []manifest.IndexManifestEntry
+			if entries, idxDeletes, err = overwriteEntries(ctx, t, latest, adds, o.Overwrite); err != nil {
 				return res, err
 			}
-			if len(entries) == 0 {
+			o.index = append(idxDeletes, indexChanges(msgs)...)
+			if len(entries) == 0 && len(o.index) == 0 {
 				return res, nil // nothing to delete or add
 			}
 			delta = nil

@@ -73,7 +73,7 @@ func bucketUnaware(t *table.Table) bool { return t.Options.Bucket() == -1 && !t.
 //   - every index file deleted must still be live (for bucketed types: still its slot's file);
 //   - a HASH file added for a (partition, bucket) that has a live HASH file must delete that file;
 //   - no key hash of an added HASH file may be in the live HASH file of another bucket of the
-//     partition that this commit does not replace (a key in two buckets).
+//     partition that this commit neither replaces nor deletes (a key in two buckets).
 func checkIndexConflicts(ctx context.Context, t *table.Table, prev, changes []manifest.IndexManifestEntry) error {
 	type slot struct {
 		part   string
@@ -90,10 +90,12 @@ func checkIndexConflicts(ctx context.Context, t *table.Table, prev, changes []ma
 		}
 	}
 	deleted := map[slot]string{}
+	deletedNames := map[string]bool{}
 	for _, e := range changes {
 		if e.Kind != manifest.Delete {
 			continue
 		}
+		deletedNames[e.FileName] = true
 		k := slot{string(e.Partition), e.Bucket, e.IndexType}
 		live, ok := liveByName[e.FileName]
 		if ok && index.Bucketed(e.IndexType, unaware) {
@@ -124,7 +126,7 @@ func checkIndexConflicts(ctx context.Context, t *table.Table, prev, changes []ma
 		}
 		owner := map[int32]int32{}
 		for _, e := range prev {
-			if e.IndexType != manifest.IndexTypeHash || string(e.Partition) != part || replaced[e.Bucket] {
+			if e.IndexType != manifest.IndexTypeHash || string(e.Partition) != part || replaced[e.Bucket] || deletedNames[e.FileName] {
 				continue
 			}
 			hs, err := index.ReadHashFile(ctx, t, e)

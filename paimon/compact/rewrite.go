@@ -42,6 +42,9 @@ func planAndRewrite(ctx context.Context, t *table.Table, o Options, s Strategy, 
 	if plan.Snapshot == nil {
 		return p, nil
 	}
+	if err := checkSchemaCurrent(t, plan); err != nil {
+		return nil, err
+	}
 	p.res.BaseID = plan.Snapshot.ID
 	defer func() {
 		if err != nil {
@@ -181,4 +184,20 @@ func partitionName(t *table.Table, part []byte) (string, error) {
 		return "", fmt.Errorf("partition of %s: %w", t.Path, err)
 	}
 	return spec.PartitionPath(fields, vals, t.Options.PartitionDefaultName(), t.Options.PartitionLegacyName())
+}
+
+// checkSchemaCurrent refuses a plan holding files (or a snapshot) of a schema newer than t's: rewriting
+// them with t's older schema would drop the columns added since. Reopen the table and compact again.
+func checkSchemaCurrent(t *table.Table, plan *read.Plan) error {
+	newer := plan.Snapshot.SchemaID
+	for _, sp := range plan.Splits {
+		for _, f := range sp.Files {
+			newer = max(newer, f.SchemaID)
+		}
+	}
+	if newer > t.Schema.ID {
+		return fmt.Errorf("compact %s: the table has data of schema %d, newer than schema %d this compaction was opened with; "+
+			"reopen the table and compact again", t.Path, newer, t.Schema.ID)
+	}
+	return nil
 }

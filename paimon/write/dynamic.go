@@ -59,6 +59,23 @@ func newDynamicBuckets(ctx context.Context, t *table.Table, latest *spec.Snapsho
 	return d, nil
 }
 
+// newDynamicBucketsFor is newDynamicBuckets, or for an overwrite (o.Overwrite) an assigner that
+// continues o.OverwriteIndex and ignores the table's index and live data.
+func newDynamicBucketsFor(ctx context.Context, t *table.Table, o Options, latest *spec.Snapshot, live []manifest.ManifestEntry) (*dynamicBuckets, error) {
+	if !o.Overwrite {
+		return newDynamicBuckets(ctx, t, latest, live)
+	}
+	d := &dynamicBuckets{t: t}
+	var err error
+	if d.keyIdx, d.keyT, err = indexes(t.Schema, t.Schema.TrimmedPrimaryKeys()); err != nil {
+		return nil, err
+	}
+	if d.asg, err = index.NewAssignerFrom(t, o.OverwriteIndex); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
 // bucketOf hashes the row's trimmed primary key (set(b, i, type, column) copies key column i) and
 // returns its bucket in partition (serialized BinaryRow).
 func (d *dynamicBuckets) bucketOf(ctx context.Context, partition []byte, set func(b *binrow.Builder, i int, typ spec.DataType, col int) error) (int32, error) {

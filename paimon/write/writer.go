@@ -33,6 +33,12 @@ type Options struct {
 	// files Java's batch reads skip: set it only when the caller compacts (compact.Table) before
 	// anyone relies on the rows being visible.
 	CompactsBeforePublish bool
+	// Overwrite marks output that replaces the partitions it writes (an overwrite job's staged
+	// windows). A dynamic-bucket writer then assigns keys from OverwriteIndex — the HASH files of
+	// the replacement staged before it (nil: every partition starts empty) — instead of the table's
+	// index, whose entries for those partitions the overwrite deletes.
+	Overwrite      bool
+	OverwriteIndex []manifest.IndexManifestEntry
 }
 
 type bucketKey struct {
@@ -136,7 +142,7 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 		return nil, err
 	}
 	if w.numBkt == -1 && t.HasPrimaryKey() && w.dyn == nil { // empty table
-		if w.dyn, err = newDynamicBuckets(ctx, t, nil, nil); err != nil {
+		if w.dyn, err = newDynamicBucketsFor(ctx, t, o, nil, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -172,7 +178,7 @@ func (w *Writer) restore(ctx context.Context) error {
 		return err
 	}
 	if w.numBkt == -1 && w.t.HasPrimaryKey() { // the HASH index of the same snapshot
-		if w.dyn, err = newDynamicBuckets(ctx, w.t, latest, live); err != nil {
+		if w.dyn, err = newDynamicBucketsFor(ctx, w.t, w.o, latest, live); err != nil {
 			return err
 		}
 	}

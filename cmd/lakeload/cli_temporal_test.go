@@ -1,0 +1,44 @@
+package main
+
+import (
+	"net"
+	"path/filepath"
+	"testing"
+)
+
+// TestWorkerFlags: the worker needs --temporal and a sane concurrency; an unreachable frontend is
+// an error naming the address and saying how to start one.
+func TestWorkerFlags(t *testing.T) {
+	fails(t, exitUsage, []string{"--temporal is required"}, "worker")
+	fails(t, exitUsage, []string{"--concurrency -1"}, "worker", "--temporal", "127.0.0.1:1", "--concurrency", "-1")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	fails(t, exitFailure, []string{"--temporal " + addr, "cannot reach the Temporal service", "temporal server start-dev"},
+		"worker", "--temporal", addr)
+}
+
+// TestJobRefIsAbsolute: local locations a driver sends to workers are absolute; object-store and
+// file: locations are sent as given.
+func TestJobRefIsAbsolute(t *testing.T) {
+	t.Chdir(t.TempDir())
+	jf := jobFlags{tableFlags: tableFlags{warehouse: "wh", table: "db.t"}, name: "j", checkpoint: "s3://b/ckpt"}
+	in := inputFlags{from: "in/*.csv", opColumn: "op"}
+	ref, err := jobRef(&jf, &in, "id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(ref.Warehouse) || !filepath.IsAbs(ref.From) || filepath.Base(ref.Warehouse) != "wh" {
+		t.Fatalf("warehouse %q, from %q: want absolute paths", ref.Warehouse, ref.From)
+	}
+	if ref.Checkpoint != "s3://b/ckpt" || ref.Job != "j" || ref.Table != "db.t" || ref.OpColumn != "op" || ref.IDColumn != "id" {
+		t.Fatalf("ref %+v", ref)
+	}
+	jf.warehouse = "file:///data/wh"
+	if ref, _ = jobRef(&jf, &in, ""); ref.Warehouse != "file:///data/wh" {
+		t.Fatalf("warehouse %q: a file: URI must be sent as given", ref.Warehouse)
+	}
+}
