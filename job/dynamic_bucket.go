@@ -39,11 +39,14 @@ func (d *driver) recomputeAfterIndexConflict(ctx context.Context, ws checkpoint.
 	if !dynamicBucket(d.t) || !errors.Is(err, commit.ErrConflict) || ctx.Err() != nil {
 		return err
 	}
-	if d.indexRecomputes >= maxIndexRecomputes {
-		return fmt.Errorf("%w; window %d was recomputed %d times because another writer kept changing the HASH index of table %s: "+
-			"only one writer may load a dynamic-bucket table at a time — stop the other writer and run the load again", err, ws.Window, d.indexRecomputes, d.t.Path)
+	if d.indexRecomputes == nil {
+		d.indexRecomputes = map[int64]int{}
 	}
-	d.indexRecomputes++
+	if d.indexRecomputes[ws.Window] >= maxIndexRecomputes {
+		return fmt.Errorf("%w; window %d was recomputed %d times because another writer kept changing the HASH index of table %s: "+
+			"only one writer may load a dynamic-bucket table at a time — stop the other writer and run the load again", err, ws.Window, d.indexRecomputes[ws.Window], d.t.Path)
+	}
+	d.indexRecomputes[ws.Window]++
 	next := ws.LastAttempt() + 1
 	d.cfg.Logger.Warn("dynamic-bucket index changed by another writer; recomputing the window", "window", ws.Window, "attempt", next, "err", err)
 	if err := d.store.WriteAttemptStart(ctx, checkpoint.AttemptStart{Window: ws.Window, Attempt: next,

@@ -21,6 +21,8 @@ import (
 // Only then is each window recorded committed (that snapshot) and published. Readers therefore see
 // the old data or the new, never a mix. Recovery (checkpoint.DecideOverwrite) publishes the final
 // snapshot's attempts if it exists, else re-stages windows whose files went missing and commits.
+// Dynamic-bucket tables: windows continue the HASH index staged before them, and the final commit
+// replaces the index of the replaced partitions (overwrite_dynamic.go).
 
 // overwrite tells whether this is an overwrite job.
 func (d *driver) overwrite() bool { return d.cfg.Overwrite != "" }
@@ -320,6 +322,9 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 	slices.Sort(want)
 	if !slices.Equal(added, want) {
 		return stop("adds %d data files, the staged attempts hold %d others: inspect the table by hand", len(added), len(want))
+	}
+	if err := d.verifyFinalIndex(ctx, s, attempts); err != nil {
+		return stop("%v: inspect the table by hand", err)
 	}
 	return nil
 }

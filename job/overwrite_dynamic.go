@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/paimon/index"
+	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
@@ -273,7 +275,7 @@ func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.
 		pos[slotKey{string(m.Partition), m.Bucket}] = len(out)
 		out = append(out, m)
 	}
-	for _, e := range chainBefore(st, staged, 0).files() {
+	for _, e := range chainBefore(st, staged, 0).files()[:1] {
 		k := slotKey{string(e.Partition), e.Bucket}
 		i, ok := pos[k]
 		if !ok {
@@ -314,6 +316,39 @@ func (d *driver) restageUnfinished(ctx context.Context) error {
 			return err
 		}
 		d.res.Recovered++
+	}
+	return nil
+}
+
+// verifyFinalIndex checks, for a dynamic-bucket table, that final snapshot s holds the staged index
+// chain of the attempts it names: each chain HASH file is live, and no other HASH file is live in a
+// partition the chain covers (the replaced partitions' old index is gone).
+func (d *driver) verifyFinalIndex(ctx context.Context, s *spec.Snapshot, attempts map[int64]int) error {
+	if !dynamicBucket(d.t) {
+		return nil
+	}
+	chain := chainBefore(d.st, attempts, 0)
+	live, err := index.SnapshotEntries(ctx, d.t, s)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	parts := map[string]bool{}
+	for _, e := range chain {
+		want[e.FileName] = true
+		parts[string(e.Partition)] = true
+	}
+	for _, e := range live {
+		if e.IndexType != manifest.IndexTypeHash || !parts[string(e.Partition)] {
+			continue
+		}
+		if !want[e.FileName] {
+			return fmt.Errorf("HASH index file %s (bucket %d) is live in a replaced partition but is not the last file the staged windows wrote for it", e.FileName, e.Bucket)
+		}
+		delete(want, e.FileName)
+	}
+	for name := range want {
+		return fmt.Errorf("HASH index file %s of the staged windows is not in the snapshot's index manifest", name)
 	}
 	return nil
 }

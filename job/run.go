@@ -66,8 +66,11 @@ type driver struct {
 	pubIDs  map[string]int64
 	pubFrom map[int64]bool
 	filter  *idFilter // the running window's filter (nil when row-id mode is off)
-	// indexRecomputes counts windows recomputed after a dynamic-bucket index conflict (dynamic_bucket.go).
-	indexRecomputes int
+	// indexRecomputes counts recomputes after a dynamic-bucket index conflict per window (dynamic_bucket.go).
+	indexRecomputes map[int64]int
+	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
+	// window's lookups after its snapshotSeen are protected from expiry by the pin set at assignment.
+	pinned bool
 	comp            *compactor // compaction during the load (compact.go); nil until a window needs it
 	// owStaged is the attempt per window that an overwrite job's recovery plan stages; windows of a
 	// dynamic-bucket table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
@@ -462,12 +465,15 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 	}
 	d.reserve(a)
 	d.cfg.Metrics.SetWindow(w)
-	if d.overwrite() {
-		// The final OVERWRITE snapshot is looked up after the last window's snapshotSeen: keep
-		// expiry from passing it until the job recorded the snapshot (overwrite.go).
+	if d.overwrite() || !d.pinned {
+		// The window's marker (and an overwrite's final snapshot) is looked up after snapshotSeen:
+		// keep expiry from passing it. Later windows of this run are covered by the pin each
+		// publish moves to its own snapshot (≤ the next window's snapshotSeen); the first window of
+		// a run or of an incremental generation has no such pin yet (overwrite.go for overwrite).
 		if err := pin(ctx, d.t, d.cfg.Name, seen+1); err != nil {
 			return a, err
 		}
+		d.pinned = true
 	}
 	return a, d.cfg.hook(ctx, PointAssigned, w)
 }

@@ -278,8 +278,12 @@ func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store strin
 		if target != "" {
 			timer = time.After(m.aimTimeout)
 		} else if kp.randomSoon {
-			// A random moment within about the first window of work of this run, start-up included.
+			// A random moment within about the first window of work of this run, start-up included
+			// (before any window was measured: within 300 ms, as small jobs take about a second).
 			delay = st.randomDelay(rng)
+			if st.committed == 0 {
+				delay = time.Duration(rng.Int64N(int64(300 * time.Millisecond)))
+			}
 			timer = time.After(delay)
 		} else {
 			// A random moment within about one window after window want−1 is published.

@@ -78,7 +78,11 @@ func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.
 		splits = append(splits, s)
 	}
 	if len(splits) == 0 {
-		return nil, fmt.Errorf("input glob %q matches no files: check the pattern (path/filepath.Glob syntax; ** is not supported)", glob)
+		syntax := "path/filepath.Glob syntax"
+		if isRemote(glob) {
+			syntax = "path.Match syntax per path element"
+		}
+		return nil, fmt.Errorf("input glob %q matches no files: check the pattern (%s; ** is not supported)", glob, syntax)
 	}
 	sort.Slice(splits, func(i, j int) bool { return splits[i].Path < splits[j].Path })
 	return splits, nil
