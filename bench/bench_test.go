@@ -27,7 +27,7 @@ func run(m *testing.M) int {
 		if err := os.Mkdir(in, 0o755); err != nil {
 			panic(err)
 		}
-		if inputPaths, err = generate(in, *benchRows); err != nil {
+		if inputPaths, err = Generate(in, *benchRows); err != nil {
 			panic(err)
 		}
 	}

@@ -15,8 +15,8 @@ import (
 // newTable creates table db.t under dir on the local file system: partitioned by dt, bucket 8, and with
 // primary key (dt, id) when pk is set (else an append table with bucket-key id).
 func newTable(ctx context.Context, dir string, pk bool) (*table.Table, error) {
-	fields := make([]spec.DataField, len(tableColumns))
-	for i, c := range tableColumns {
+	fields := make([]spec.DataField, len(TableColumns))
+	for i, c := range TableColumns {
 		typ, err := spec.ParseType(c[1])
 		if err != nil {
 			return nil, err
@@ -53,7 +53,7 @@ func runLakeload(ctx context.Context, paths []string, dir string, pk bool) (int6
 		return 0, err
 	}
 	var rows int64
-	err = readInput(ctx, paths, func(rec arrow.RecordBatch) error {
+	err = ReadInput(ctx, paths, func(rec arrow.RecordBatch) error {
 		rows += rec.NumRows()
 		return w.Write(ctx, rec, nil)
 	})

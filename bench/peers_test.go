@@ -5,13 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,7 +18,7 @@ import (
 )
 
 // pypaimonScript is the peer writer, relative to this package's directory (go test's working directory).
-const pypaimonScript = "peers/pypaimon_write.py"
+const pypaimonScript = "py/pypaimon_write.py"
 
 // peerRun is one pypaimon run: the script's two report lines plus the wall time up to the first.
 type peerRun struct {
@@ -32,36 +30,6 @@ type peerRun struct {
 	Write        float64       `json:"write"`   // seconds of write_arrow + prepare_commit + commit
 	wall         time.Duration // launch to the first report line
 }
-
-// findPython returns a Python with pypaimon and pyarrow, looked up like internal/oracle does: $LAKELOAD_PY,
-// else <repo>/.venv, $LAKELOAD_CACHE/venv (default ~/.cache/lakeload/venv), ~/.cache/lakeload-venv.
-var findPython = sync.OnceValues(func() (string, error) {
-	py := os.Getenv("LAKELOAD_PY")
-	if py == "" {
-		home, _ := os.UserHomeDir()
-		cache := os.Getenv("LAKELOAD_CACHE")
-		if cache == "" {
-			cache = filepath.Join(home, ".cache", "lakeload")
-		}
-		for _, c := range []string{
-			filepath.Join("..", ".venv", "bin", "python"),
-			filepath.Join(cache, "venv", "bin", "python"),
-			filepath.Join(home, ".cache", "lakeload-venv", "bin", "python"),
-		} {
-			if _, err := os.Stat(c); err == nil {
-				py = c
-				break
-			}
-		}
-		if py == "" {
-			return "", errors.New("no python found (LAKELOAD_PY, .venv, $LAKELOAD_CACHE/venv, ~/.cache/lakeload-venv)")
-		}
-	}
-	if out, err := exec.Command(py, "-c", "import pypaimon, pyarrow.parquet").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%s cannot import pypaimon: %v: %s", py, err, bytes.TrimSpace(out))
-	}
-	return py, nil
-})
 
 // runPypaimon runs the peer script on the input into a new warehouse dir and returns its report. The wall
 // time ends when the script's first report line (written right after the commit) arrives, so the
@@ -108,7 +76,7 @@ func runPypaimon(ctx context.Context, py string, paths []string, warehouse strin
 // distinctKeys counts the distinct (dt, id) keys of the input: the rows a PK table over it reads back.
 func distinctKeys(ctx context.Context, paths []string) (int64, error) {
 	seen := map[string]struct{}{}
-	err := readInput(ctx, paths, func(rec arrow.RecordBatch) error {
+	err := ReadInput(ctx, paths, func(rec arrow.RecordBatch) error {
 		ids, dts := rec.Column(0).(*array.Int64), rec.Column(7).(*array.String)
 		for i := 0; i < int(rec.NumRows()); i++ {
 			seen[dts.Value(i)+"\x00"+strconv.FormatInt(ids.Value(i), 10)] = struct{}{}
@@ -182,7 +150,7 @@ func TestPypaimonPeerSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	const rows = 5000
-	paths, err := generate(in, rows)
+	paths, err := Generate(in, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestScenariosSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	const rows = 5000
-	paths, err := generate(in, rows)
+	paths, err := Generate(in, rows)
 	if err != nil {
 		t.Fatal(err)
 	}

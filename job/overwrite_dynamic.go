@@ -275,7 +275,7 @@ func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.
 		pos[slotKey{string(m.Partition), m.Bucket}] = len(out)
 		out = append(out, m)
 	}
-	for _, e := range chainBefore(st, staged, 0).files()[:1] {
+	for _, e := range chainBefore(st, staged, 0).files() {
 		k := slotKey{string(e.Partition), e.Bucket}
 		i, ok := pos[k]
 		if !ok {

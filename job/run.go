@@ -71,7 +71,7 @@ type driver struct {
 	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
 	// window's lookups after its snapshotSeen are protected from expiry by the pin set at assignment.
 	pinned bool
-	comp            *compactor // compaction during the load (compact.go); nil until a window needs it
+	comp   *compactor // compaction during the load (compact.go); nil until a window needs it
 	// owStaged is the attempt per window that an overwrite job's recovery plan stages; windows of a
 	// dynamic-bucket table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
 	owStaged map[int64]int
