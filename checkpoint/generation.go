@@ -101,9 +101,9 @@ func (s *Store) readGenerations(ctx context.Context, rs *Records) error {
 			switch {
 			case hidden(f.Name):
 			case f.Name == startFile && !f.IsDir:
-				err = readInto(ctx, s, f.Path, kindGeneration, &rs.Generations, func(x Generation) bool { return x.Generation == g })
+				err = readInto(ctx, s, f, kindGeneration, &rs.Generations, func(x Generation) bool { return x.Generation == g })
 			case f.Name == doneFile && !f.IsDir:
-				err = readInto(ctx, s, f.Path, kindDone, &rs.GenerationsDone, func(d DoneRecord) bool { return d.Generation == g })
+				err = readInto(ctx, s, f, kindDone, &rs.GenerationsDone, func(d DoneRecord) bool { return d.Generation == g })
 			default:
 				err = corruptf(f.Path, "unexpected entry in generation %d", g)
 			}

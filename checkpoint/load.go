@@ -72,13 +72,13 @@ func (s *Store) readWindow(ctx context.Context, w int64, rs *Records) error {
 		var err error
 		switch {
 		case e.Name == assignedFile && !e.IsDir:
-			err = readInto(ctx, s, e.Path, kindAssigned, &rs.Assigned, func(a Assigned) bool { return a.Window == w })
+			err = readInto(ctx, s, e, kindAssigned, &rs.Assigned, func(a Assigned) bool { return a.Window == w })
 		case e.Name == committedFile && !e.IsDir:
-			err = readInto(ctx, s, e.Path, kindCommitted, &rs.Committed, func(c Committed) bool { return c.Window == w })
+			err = readInto(ctx, s, e, kindCommitted, &rs.Committed, func(c Committed) bool { return c.Window == w })
 		case e.Name == publishedFile && !e.IsDir:
-			err = readInto(ctx, s, e.Path, kindPublished, &rs.Published, func(p Published) bool { return p.Window == w })
+			err = readInto(ctx, s, e, kindPublished, &rs.Published, func(p Published) bool { return p.Window == w })
 		case e.Name == voidedFile && !e.IsDir:
-			err = readInto(ctx, s, e.Path, kindVoided, &rs.Voided, func(v Voided) bool { return v.Window == w })
+			err = readInto(ctx, s, e, kindVoided, &rs.Voided, func(v Voided) bool { return v.Window == w })
 		case strings.HasPrefix(e.Name, attemptPrefix) && e.IsDir:
 			a, ok := parseCanonical(strings.TrimPrefix(e.Name, attemptPrefix))
 			if !ok || a > 1<<30 {
@@ -110,10 +110,10 @@ func (s *Store) readAttempt(ctx context.Context, w int64, a int, rs *Records) er
 		case e.IsDir:
 			return corruptf(e.Path, "unexpected directory in attempt %d of window %d", a, w)
 		case e.Name == beginFile:
-			err = readInto(ctx, s, e.Path, kindAttempt, &rs.Starts, func(b AttemptStart) bool { return b.Window == w && b.Attempt == a })
+			err = readInto(ctx, s, e, kindAttempt, &rs.Starts, func(b AttemptStart) bool { return b.Window == w && b.Attempt == a })
 		case strings.HasSuffix(e.Name, resultSuffix):
 			task := strings.TrimSuffix(e.Name, resultSuffix)
-			err = readInto(ctx, s, e.Path, kindResult, &rs.Results, func(r TaskResult) bool {
+			err = readInto(ctx, s, e, kindResult, &rs.Results, func(r TaskResult) bool {
 				return r.Window == w && r.Attempt == a && r.TaskID == task
 			})
 		default:
@@ -142,8 +142,16 @@ func readOptional[T any](ctx context.Context, s *Store, path, kind string) (*T, 
 	return v, nil
 }
 
-// readInto reads the record at path, checks that its identity matches the path, and appends it.
-func readInto[T any](ctx context.Context, s *Store, path, kind string, dst *[]T, belongs func(T) bool) error {
+// readInto reads the record e lists (from the Store's cache when e is unchanged since it was read),
+// checks that its identity matches the path, and appends it.
+func readInto[T any](ctx context.Context, s *Store, e fileio.FileInfo, kind string, dst *[]T, belongs func(T) bool) error {
+	if c, ok := s.cache.get(e); ok {
+		if v, ok := c.(T); ok {
+			*dst = append(*dst, v)
+			return nil
+		}
+	}
+	path := e.Path
 	v, err := readOptional[T](ctx, s, path, kind)
 	if err != nil {
 		return err
@@ -154,6 +162,7 @@ func readInto[T any](ctx context.Context, s *Store, path, kind string, dst *[]T,
 	if !belongs(*v) {
 		return corruptf(path, "record names another window, attempt, task or plan revision than its path")
 	}
+	s.cache.put(e, *v)
 	*dst = append(*dst, *v)
 	return nil
 }

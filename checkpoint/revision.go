@@ -73,7 +73,7 @@ func (s *Store) readRevisions(ctx context.Context, rs *Records) error {
 		if !ok || e.IsDir || n > 1<<30 {
 			return corruptf(e.Path, "unexpected entry in %s (not a plan revision)", dir)
 		}
-		if err := readInto(ctx, s, e.Path, kindRevision, &rs.Revisions, func(r PlanRevision) bool { return r.Revision == int(n) }); err != nil {
+		if err := readInto(ctx, s, e, kindRevision, &rs.Revisions, func(r PlanRevision) bool { return r.Revision == int(n) }); err != nil {
 			return err
 		}
 	}

@@ -8,14 +8,16 @@ import (
 )
 
 // Store is the checkpoint store of one job: a directory of write-once records on any fileio backend.
-// It holds no state besides its location, so several Stores over one root are safe.
+// It holds no state besides its location and a cache of the write-once records it has read
+// (record_cache.go), so several Stores over one root are safe.
 type Store struct {
-	fs   fileio.FileIO
-	root string
+	fs    fileio.FileIO
+	root  string
+	cache *recordCache
 }
 
 // NewStore returns the store rooted at root on fs. Nothing is read or written.
-func NewStore(fs fileio.FileIO, root string) *Store { return &Store{fs: fs, root: root} }
+func NewStore(fs fileio.FileIO, root string) *Store { return &Store{fs: fs, root: root, cache: &recordCache{}} }
 
 // Root returns the store's root directory.
 func (s *Store) Root() string { return s.root }

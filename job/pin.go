@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -12,10 +13,17 @@ import (
 // earliest consumer) cannot remove a window's marker snapshot before the job recorded it.
 func consumerID(job string) string { return "lakeload-" + job }
 
-// pin sets the job's consumer to next (Paimon consumer file: {"nextSnapshot": N}).
+// pin sets the job's consumer to next (Paimon consumer file: {"nextSnapshot": N}). A consumer file
+// that already holds exactly that content is left as it is: it was written (and synced) before, and
+// the pin before a window's commit usually repeats the one written after the previous window's
+// publish, so rewriting it would only cost two fsyncs per window.
 func pin(ctx context.Context, t *table.Table, job string, next int64) error {
 	path := fileio.Join(t.Path, "consumer", "consumer-"+consumerID(job))
-	return fileio.WriteFile(ctx, t.FS, path, fmt.Appendf(nil, `{"nextSnapshot":%d}`, next))
+	want := fmt.Appendf(nil, `{"nextSnapshot":%d}`, next)
+	if cur, err := t.FS.ReadFile(ctx, path); err == nil && bytes.Equal(cur, want) {
+		return nil
+	}
+	return fileio.WriteFile(ctx, t.FS, path, want)
 }
 
 // unpin deletes the job's consumer.

@@ -17,10 +17,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 
+	"github.com/lakeload/lakeload/checkpoint"
 	s3fs "github.com/lakeload/lakeload/fileio/s3"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
@@ -174,6 +176,37 @@ func TestDevServerKillNine(t *testing.T) {
 	t.Logf("killed the driver %d times and workers %d times", driverKills, workerKills)
 	if driverKills+workerKills == 0 {
 		t.Fatal("nothing was killed: the load finished before the chaos began")
+	}
+
+	// What the chaos did: activity tries after the first (killed or timed-out workers) and
+	// recomputed window attempts (a killed driver).
+	st, err := checkpoint.NewStore(fs, srv.URI("ckpt", "scale")).Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, done := st.Done(); !done {
+		t.Fatal("the load exited 0 but the job is not done")
+	}
+	jr, _ := st.Job()
+	retries, recomputed := 0, 0
+	for _, ws := range st.Windows() {
+		recomputed += len(ws.Attempts) - 1
+		for _, at := range ws.Attempts {
+			it := dev.Client().GetWorkflowHistory(ctx, WorkflowID(jr.JobID, jr.CommitUser, ws.Window, at.Attempt), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+			for it.HasNext() {
+				ev, err := it.Next()
+				if err != nil {
+					break // an attempt started in process or never reached Temporal
+				}
+				if a := ev.GetActivityTaskStartedEventAttributes(); a != nil && a.GetAttempt() > 1 {
+					retries++
+				}
+			}
+		}
+	}
+	t.Logf("%d windows, %d recomputed attempts, %d retried activity tries", len(st.Windows()), recomputed, retries)
+	if retries+recomputed == 0 {
+		t.Fatal("no task was retried and no window recomputed: the kills hit no running task")
 	}
 
 	path := filepath.Join(srv.Dir, srv.Bucket, "wh", fx.Ident().Database+".db", fx.Ident().Table)

@@ -1,0 +1,57 @@
+package checkpoint
+
+import (
+	"sync"
+	"time"
+
+	"github.com/lakeload/lakeload/fileio"
+)
+
+// recordCache keeps the decoded records a Store has read, so that loading the store again (the job
+// loads it several times per window) decodes only the records written since, instead of every record
+// of every window: a long job would otherwise spend time quadratic in its number of windows.
+//
+// Records are write-once (S1), so the content at a path never changes while the file exists. A
+// record is served from the cache only when the path is listed again with the same size and
+// modification time; a deleted record is not listed and so not served, and a record re-created
+// (e.g. after a store was removed and rebuilt) differs in modification time or size and is read
+// again. Torn or corrupt files are never cached: only records that decoded and belong to their path
+// are. Cached values are shared between the States built from them and must be treated as read-only
+// (every State is).
+type recordCache struct {
+	mu sync.Mutex
+	m  map[string]cachedRecord
+}
+
+type cachedRecord struct {
+	size int64
+	mod  time.Time
+	v    any
+}
+
+// get returns the record cached for e, if e still has the size and modification time it was read with.
+func (c *recordCache) get(e fileio.FileInfo) (any, bool) {
+	if c == nil || e.ModTime.IsZero() {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[e.Path]
+	if !ok || r.size != e.Size || !r.mod.Equal(e.ModTime) {
+		return nil, false
+	}
+	return r.v, true
+}
+
+// put caches v, decoded from the file e lists.
+func (c *recordCache) put(e fileio.FileInfo, v any) {
+	if c == nil || e.ModTime.IsZero() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]cachedRecord)
+	}
+	c.m[e.Path] = cachedRecord{size: e.Size, mod: e.ModTime, v: v}
+}
