@@ -17,7 +17,9 @@ type Store struct {
 }
 
 // NewStore returns the store rooted at root on fs. Nothing is read or written.
-func NewStore(fs fileio.FileIO, root string) *Store { return &Store{fs: fs, root: root, cache: &recordCache{}} }
+func NewStore(fs fileio.FileIO, root string) *Store {
+	return &Store{fs: fs, root: root, cache: &recordCache{}}
+}
 
 // Root returns the store's root directory.
 func (s *Store) Root() string { return s.root }

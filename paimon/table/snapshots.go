@@ -180,7 +180,7 @@ func (m *Snapshots) FindCommit(ctx context.Context, q CommitQuery, afterID int64
 
 // FindCommits returns every snapshot newer than afterID matching q, ascending by id.
 func (m *Snapshots) FindCommits(ctx context.Context, q CommitQuery, afterID int64) ([]*spec.Snapshot, error) {
-	ids, err := m.IDs(ctx)
+	ids, err := m.idsAfter(ctx, afterID)
 	if err != nil {
 		return nil, err
 	}
