@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/lakeload/lakeload/fileio"
 )
@@ -13,15 +14,22 @@ import (
 // error (never an empty state); a torn, corrupt, misplaced or unknown file is an error wrapping
 // ErrCorrupt naming its path. Hidden staging files (".name…tmp") of interrupted writes are ignored.
 func (s *Store) Load(ctx context.Context) (State, error) {
-	rs, err := s.ReadRecords(ctx)
+	checked := make(map[resultKey]bool)
+	rs, err := s.readRecords(ctx, checked)
 	if err != nil {
 		return State{}, err
 	}
-	return BuildState(rs)
+	return buildState(rs, checked)
 }
 
 // ReadRecords reads every record without the cross-record checks of BuildState.
 func (s *Store) ReadRecords(ctx context.Context) (Records, error) {
+	return s.readRecords(ctx, nil)
+}
+
+// readRecords is ReadRecords; it adds to checked (if not nil) the results whose digest was checked
+// when they were first decoded.
+func (s *Store) readRecords(ctx context.Context, checked map[resultKey]bool) (Records, error) {
 	var rs Records
 	var err error
 	if rs.Job, err = readOptional[JobRecord](ctx, s, fileio.Join(s.root, jobFile), kindJob); err != nil {
@@ -52,14 +60,14 @@ func (s *Store) ReadRecords(ctx context.Context) (Records, error) {
 		if !ok || !e.IsDir {
 			return rs, corruptf(e.Path, "unexpected entry in %s (not a window directory)", dir)
 		}
-		if err := s.readWindow(ctx, w, &rs); err != nil {
+		if err := s.readWindow(ctx, w, &rs, checked); err != nil {
 			return rs, err
 		}
 	}
 	return rs, nil
 }
 
-func (s *Store) readWindow(ctx context.Context, w int64, rs *Records) error {
+func (s *Store) readWindow(ctx context.Context, w int64, rs *Records, checked map[resultKey]bool) error {
 	dir := s.windowDir(w)
 	entries, err := s.fs.List(ctx, dir)
 	if err != nil {
@@ -84,7 +92,7 @@ func (s *Store) readWindow(ctx context.Context, w int64, rs *Records) error {
 			if !ok || a > 1<<30 {
 				return corruptf(e.Path, "unexpected directory in window %d", w)
 			}
-			err = s.readAttempt(ctx, w, int(a), rs)
+			err = s.readAttempt(ctx, w, int(a), rs, checked)
 		default:
 			return corruptf(e.Path, "unexpected entry in window %d", w)
 		}
@@ -95,7 +103,7 @@ func (s *Store) readWindow(ctx context.Context, w int64, rs *Records) error {
 	return nil
 }
 
-func (s *Store) readAttempt(ctx context.Context, w int64, a int, rs *Records) error {
+func (s *Store) readAttempt(ctx context.Context, w int64, a int, rs *Records, checked map[resultKey]bool) error {
 	dir := s.attemptDir(w, a)
 	entries, err := s.fs.List(ctx, dir)
 	if err != nil {
@@ -113,7 +121,7 @@ func (s *Store) readAttempt(ctx context.Context, w int64, a int, rs *Records) er
 			err = readInto(ctx, s, e, kindAttempt, &rs.Starts, func(b AttemptStart) bool { return b.Window == w && b.Attempt == a })
 		case strings.HasSuffix(e.Name, resultSuffix):
 			task := strings.TrimSuffix(e.Name, resultSuffix)
-			err = readInto(ctx, s, e, kindResult, &rs.Results, func(r TaskResult) bool {
+			err = readResult(ctx, s, e, rs, checked, func(r TaskResult) bool {
 				return r.Window == w && r.Attempt == a && r.TaskID == task
 			})
 		default:
@@ -145,24 +153,52 @@ func readOptional[T any](ctx context.Context, s *Store, path, kind string) (*T, 
 // readInto reads the record e lists (from the Store's cache when e is unchanged since it was read),
 // checks that its identity matches the path, and appends it.
 func readInto[T any](ctx context.Context, s *Store, e fileio.FileInfo, kind string, dst *[]T, belongs func(T) bool) error {
-	if c, ok := s.cache.get(e); ok {
-		if v, ok := c.(T); ok {
-			*dst = append(*dst, v)
-			return nil
-		}
-	}
-	path := e.Path
-	v, err := readOptional[T](ctx, s, path, kind)
+	v, _, err := readCached(ctx, s, e, kind, belongs)
 	if err != nil {
 		return err
 	}
-	if v == nil {
-		return fmt.Errorf("checkpoint: %s vanished while loading: %w", path, fileio.ErrNotExist)
-	}
-	if !belongs(*v) {
-		return corruptf(path, "record names another window, attempt, task or plan revision than its path")
-	}
-	s.cache.put(e, *v)
-	*dst = append(*dst, *v)
+	*dst = append(*dst, v)
 	return nil
+}
+
+// readResult is readInto for a task result; it also notes in checked (if not nil) a result whose
+// digest was checked when it was first decoded (Load's BuildState then does not hash it again).
+func readResult(ctx context.Context, s *Store, e fileio.FileInfo, rs *Records, checked map[resultKey]bool, belongs func(TaskResult) bool) error {
+	v, ok, err := readCached(ctx, s, e, kindResult, belongs)
+	if err != nil {
+		return err
+	}
+	if ok && checked != nil {
+		checked[keyOf(v)] = true
+	}
+	rs.Results = append(rs.Results, v)
+	return nil
+}
+
+// readCached returns the record e lists, decoded now or earlier (record_cache.go). checked reports
+// a task result whose digest matched its content when it was decoded.
+func readCached[T any](ctx context.Context, s *Store, e fileio.FileInfo, kind string, belongs func(T) bool) (v T, checked bool, err error) {
+	if c, ok := s.cache.get(e); ok {
+		if v, ok := c.v.(T); ok {
+			return v, c.checked, nil
+		}
+	}
+	path := e.Path
+	readAt := time.Now()
+	p, err := readOptional[T](ctx, s, path, kind)
+	if err != nil {
+		return v, false, err
+	}
+	if p == nil {
+		return v, false, fmt.Errorf("checkpoint: %s vanished while loading: %w", path, fileio.ErrNotExist)
+	}
+	if !belongs(*p) {
+		return v, false, corruptf(path, "record names another window, attempt, task or plan revision than its path")
+	}
+	if r, ok := any(*p).(TaskResult); ok {
+		d, err := ResultDigest(r)
+		checked = err == nil && d == r.Digest
+	}
+	s.cache.put(e, readAt, *p, checked)
+	return *p, checked, nil
 }

@@ -64,10 +64,6 @@ func (c *Config) checkCompaction() error {
 			"until they are compacted, so the load would publish rows Java cannot see; use compaction %q (the default)",
 			write.ErrUnsupportedTable, CompactionOff, c.Table.Path, why, CompactionAuto)
 	}
-	if c.Overwrite != "" {
-		return fmt.Errorf("job: %w with overwrite (%s): table %s has %s, and the OVERWRITE snapshot's level-0 files would stay invisible "+
-			"to Java; load without overwrite, or into a table without %s", write.ErrUnsupportedTable, c.Overwrite, c.Table.Path, why, why)
-	}
 	if err := compact.CheckCompactable(c.Table); err != nil {
 		return fmt.Errorf("job: table %s has %s, so a load must compact every window before publishing it, but: %w", c.Table.Path, why, err)
 	}

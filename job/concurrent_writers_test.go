@@ -167,13 +167,14 @@ func TestConcurrentJobsSameKeysTakeTurns(t *testing.T) {
 }
 
 // TestConcurrentJobsSameKeysInFlight documents what holds when windows of two jobs writing the same
-// keys are in flight at once (both assigned before either commits), on the local disk and on S3:
+// keys are in flight at once (both assigned before either commits), on the local disk and on S3,
+// WITHOUT sequence reservations (Config.SeqReservations empty, as for a library user who sets
+// none; the CLI always reserves — see seqreserve_concurrent_test.go for what holds then):
 // both read the same table state at assignment, so their sequence ranges are the same, and
 // "later-assigned wins" does not hold. Both windows still land (one retries the snapshot race),
 // nothing is lost — every key is present with a value one of the jobs wrote for it — and each
 // job has one marker per window. Which job's row a key shows is decided by sequence number, and
-// rows at the same position of the two windows tie (docs/object-stores.md, "Concurrent lakeload
-// jobs").
+// rows at the same position of the two windows tie.
 func TestConcurrentJobsSameKeysInFlight(t *testing.T) {
 	concStorages(t, func(t *testing.T, s concStorage) {
 		createConcTable(t, s)

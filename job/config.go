@@ -46,6 +46,13 @@ type Config struct {
 	// file (see QuarantinePath). File-level problems always stop the load.
 	BadRows string
 
+	// SeqReservations is a directory on Table.FS shared by every lakeload job of the table, outside
+	// the table directory (the CLI uses <warehouse>/.lakeload/tables/<db>/<table>): each window
+	// reserves its sequence range there before it is assigned, so of two jobs loading the table at
+	// once the window assigned later gets the higher sequence numbers and wins on equal keys
+	// (seqreserve.go). "" = off: a window's base is only above the table and the job's own windows.
+	SeqReservations string
+
 	CommitRows  int64         // rows per window (default 1,000,000)
 	CommitEvery time.Duration // target duration of a window, sized from measured throughput (0: off)
 	Parallelism int           // readers and flushes running at once (default: number of CPUs)

@@ -208,16 +208,30 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 	if err := pin(ctx, d.t, d.cfg.Name, floor+1); err != nil {
 		return err
 	}
+	abort := func(context.Context) error { return nil }
+	if hiddenLevel0(d.t) != "" && hasFiles(msgs) { // overwrite_compact.go: commit one highest-level run per bucket
+		if msgs, abort, err = d.mergeStaged(ctx, id, msgs); err != nil {
+			return err
+		}
+	}
 	res, err := commit.Commit(ctx, d.t, msgs, commit.Options{
 		User: d.job.CommitUser, Identifier: id, Properties: checkpoint.OverwriteProperties(d.job, d.cfg.Overwrite, st, staged),
 		LookupAfter: floor, Overwrite: ow,
 		BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, id) },
 	})
 	if err != nil {
+		if errors.Is(err, commit.ErrConflict) {
+			err = errors.Join(err, abort(ctx)) // the commit certainly did not land
+		}
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			return fmt.Errorf("overwrite commit of job %s: %w (interrupted: %w)", d.cfg.Name, err, cerr)
 		}
 		return fmt.Errorf("overwrite commit of job %s: %w", d.cfg.Name, err)
+	}
+	if res.AlreadyCommitted {
+		if err := abort(ctx); err != nil { // the snapshot found references an earlier merge's outputs
+			return err
+		}
 	}
 	if res.SnapshotID == 0 {
 		// Nothing to add and nothing to delete: record every window without a snapshot.
@@ -287,6 +301,7 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 	}
 	var want []string
 	parts := map[string]bool{}
+	staged := map[bucketID][]manifest.DataFileMeta{}
 	for w, a := range attempts {
 		ws, _ := d.st.Window(w)
 		at, _ := ws.Attempt(a)
@@ -295,6 +310,8 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 				for _, f := range m.NewFiles {
 					want = append(want, f.FileName)
 					parts[string(m.Partition)] = true
+					k := bucketID{string(m.Partition), m.Bucket}
+					staged[k] = append(staged[k], f)
 				}
 			}
 		}
@@ -304,6 +321,7 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 		return err
 	}
 	var added []string
+	var addedEntries []manifest.ManifestEntry
 	for _, m := range list {
 		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
 		if err != nil {
@@ -313,6 +331,7 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 			switch {
 			case e.Kind == manifest.Add:
 				added = append(added, e.File.FileName)
+				addedEntries = append(addedEntries, e)
 			case d.cfg.Overwrite == checkpoint.OverwritePartitions && !parts[string(e.Partition)]:
 				return stop("deletes file %s of a partition the job's files do not touch", e.File.FileName)
 			}
@@ -320,7 +339,11 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 	}
 	slices.Sort(added)
 	slices.Sort(want)
-	if !slices.Equal(added, want) {
+	if hiddenLevel0(d.t) != "" { // overwrite_compact.go: the staged files were merged before the commit
+		if err := d.verifyMergedAdds(addedEntries, staged); err != nil {
+			return stop("%v: inspect the table by hand", err)
+		}
+	} else if !slices.Equal(added, want) {
 		return stop("adds %d data files, the staged attempts hold %d others: inspect the table by hand", len(added), len(want))
 	}
 	if err := d.verifyFinalIndex(ctx, s, attempts); err != nil {

@@ -75,6 +75,7 @@ type driver struct {
 	// owStaged is the attempt per window that an overwrite job's recovery plan stages; windows of a
 	// dynamic-bucket table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
 	owStaged map[int64]int
+	seqRes   *seqReserver // the table's sequence-range reservations (seqreserve.go); nil until the first assignment
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.
@@ -455,7 +456,11 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 			return checkpoint.Assigned{}, err
 		}
 	}
-	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: max(d.tableMax, d.lastSeq) + 1,
+	base, err := d.sequenceBase(ctx, w, splits) // reserves the window's range when shared (seqreserve.go)
+	if err != nil {
+		return checkpoint.Assigned{}, err
+	}
+	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: base,
 		SnapshotSeen: seen, Attempt: 1, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteAssigned(ctx, a); err != nil {
 		if errors.Is(err, fileio.ErrExist) {

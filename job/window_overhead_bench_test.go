@@ -43,17 +43,24 @@ func overheadFixture(windows, rows int) loadtest.Fixture {
 func BenchmarkWindowOverhead(b *testing.B) {
 	for _, n := range []int{10, 100} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			var total time.Duration
+			var total, first, last time.Duration
 			for i := 0; i < b.N; i++ {
-				total += loadWindows(b, n)
+				el, times := loadWindows(b, n)
+				total += el
+				first += times[10] - times[0]
+				last += times[n] - times[n-10]
 			}
 			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N*n), "ms/window")
+			// The first and the last ten windows of the run: growth with the table's size shows here.
+			b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N*10), "ms/window-first10")
+			b.ReportMetric(float64(last.Microseconds())/1000/float64(b.N*10), "ms/window-last10")
 		})
 	}
 }
 
-// loadWindows sets up a fresh table with n one-file windows and returns the time job.Run took.
-func loadWindows(b *testing.B, n int) time.Duration {
+// loadWindows sets up a fresh table with n one-file windows and returns the time job.Run took and
+// the time since its start at the end of windows 0 (the first assignment) to n.
+func loadWindows(b *testing.B, n int) (time.Duration, []time.Duration) {
 	b.StopTimer()
 	defer b.StartTimer()
 	dir := b.TempDir()
@@ -75,16 +82,29 @@ func loadWindows(b *testing.B, n int) time.Duration {
 	cfg := Config{Name: "overhead", Table: tbl, InputFS: local.New(), From: glob,
 		Store: checkpoint.NewStore(local.New(), filepath.Join(dir, "store")), CommitRows: 1, Parallelism: 2,
 		Compaction: CompactionOff}
+	var start time.Time
+	times := []time.Duration{0}
+	cfg.Progress = func(p Progress) {
+		if p.Window > 0 {
+			times = append(times, time.Since(start))
+		}
+	}
+	cfg.Hook = func(point string, w int64) error {
+		if point == PointAssigned && w == 1 {
+			times[0] = time.Since(start)
+		}
+		return nil
+	}
 	b.StartTimer()
-	start := time.Now()
+	start = time.Now()
 	res, err := Run(context.Background(), cfg)
 	el := time.Since(start)
 	b.StopTimer()
 	if err != nil {
 		b.Fatalf("load %d windows: %v", n, err)
 	}
-	if res.WindowsCommitted != int64(n) {
-		b.Fatalf("load committed %d windows, want %d", res.WindowsCommitted, n)
+	if res.WindowsCommitted != int64(n) || len(times) != n+1 {
+		b.Fatalf("load committed %d windows (%d reported), want %d", res.WindowsCommitted, len(times)-1, n)
 	}
-	return el
+	return el, times
 }

@@ -30,6 +30,12 @@ func jobsDir(cat *catalog.Catalog, id catalog.Identifier) string {
 	return fileio.Join(cat.Warehouse, ".lakeload", "jobs", id.Database, id.Table)
 }
 
+// seqReservationsDir is where every lakeload job of the table reserves its windows' sequence
+// ranges (job.Config.SeqReservations): beside the job stores, outside every table directory.
+func seqReservationsDir(cat *catalog.Catalog, id catalog.Identifier) string {
+	return fileio.Join(cat.Warehouse, ".lakeload", "tables", id.Database, id.Table)
+}
+
 type jobFlags struct {
 	tableFlags
 	name       string
@@ -146,6 +152,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			cfg.Overwrite, cfg.Incremental = overwrite, incremental
 			cfg.EvolveSchema = evolve
 			cfg.Compaction = compaction
+			cfg.SeqReservations = seqReservationsDir(cat, id)
 			if metricsAddr != "" {
 				reg := metrics.NewRegistry()
 				cfg.Metrics = metrics.NewLoad(reg, jf.name)

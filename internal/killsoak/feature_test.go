@@ -25,6 +25,7 @@ type feature struct {
 	short, long killPlan
 	first       []string // points aimed at first (then the cycle of every point)
 	randomFirst bool     // random kills before the aimed ones (not when a first point happens once per job)
+	firstLong   []string // first in the long run (nil: first)
 	windowless  []string // points aimed at their first occurrence in a run, not at a window
 	avoid       []string // points a run of this feature may never reach (never aimed at)
 	// resize adapts the feature mode's sizes to the feature (nil: as they are).
@@ -78,8 +79,11 @@ var features = []feature{
 		short: killPlan{aimed: 4, random: 1}, long: killPlan{aimed: 10, random: 4}, randomFirst: true,
 		first:      []string{job.PointTaskWritten, job.PointInsideCommit, job.PointAfterCommit, job.PointBeforePublish},
 		windowless: []string{job.PointBeforeCommit, job.PointInsideCommit, job.PointAfterCommit, job.PointBeforePublish, job.PointAfterPublish},
-		avoid:      []string{job.PointRecoveryAction, job.PointPlanned},
-		setup:      overwriteSetup, want: overwriteWant, snapshots: overwriteSnapshots},
+		// the final commit ends the job: in the long run the window points come first
+		firstLong: []string{job.PointAssigned, job.PointTaskWritten, job.PointResultStored, job.PointAssigned, job.PointTaskWritten,
+			job.PointResultStored, job.PointBeforeCommit, job.PointInsideCommit, job.PointAfterCommit, job.PointBeforePublish},
+		avoid: []string{job.PointRecoveryAction, job.PointPlanned},
+		setup: overwriteSetup, want: overwriteWant, snapshots: overwriteSnapshots},
 	{name: "incremental", table: incrementalUsersTable, args: []string{"--incremental"},
 		short: killPlan{aimed: 3, random: 1}, long: killPlan{aimed: 10, random: 4},
 		first: []string{job.PointGenerationStarted, job.PointInsideCommit, job.PointRecoveryAction}, windowless: []string{job.PointGenerationStarted},
@@ -199,7 +203,11 @@ func soakFeature(t *testing.T, m mode, f feature, root string, st *killStats, rn
 	for _, p := range f.windowless {
 		kp.windowless[p] = true
 	}
-	sched := &featureScheduler{scheduler: scheduler{queue: append([]string(nil), f.first...)}, avoid: f.avoid}
+	first := f.first
+	if m.name == "features-long" && f.firstLong != nil {
+		first = f.firstLong
+	}
+	sched := &featureScheduler{scheduler: scheduler{queue: append([]string(nil), first...)}, avoid: f.avoid}
 	load := loadArgs(m, e.pl, ts, filepath.Join(e.in, "part-*"), f.args...)
 	loadUnderKills(t, m, &e.run, load, e.pl.storeDir, kp, &sched.scheduler, st, rng, sched.reachable)
 

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
@@ -70,6 +72,9 @@ type proc struct {
 // the driver are killed with SIGKILL and restarted until the load finishes; pypaimon and lakeload
 // then read the table equal to the model (nothing lost, nothing twice) and every window is one snapshot.
 func TestDevServerKillNine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 30 s: builds lakeload, starts a Temporal dev server, an S3 server and four processes")
+	}
 	bin := temporalCLI(t)
 	srv := s3test.Start(t)
 	py := oracle.Py(t)
@@ -93,7 +98,7 @@ func TestDevServerKillNine(t *testing.T) {
 	defer func() { _ = dev.Stop() }()
 	hostPort := dev.FrontendHostPort()
 
-	fx := loadtest.Dedup(77, 10, 300)
+	fx := loadtest.Dedup(77, 10, 1500)
 	glob := fx.WriteInputs(t, loadtest.TempDir(t))
 	fs, err := s3fs.New(ctx, s3fs.Options{Endpoint: srv.Endpoint, PathStyle: true, Region: s3test.Region,
 		Credentials: credentials.NewStaticCredentialsProvider(srv.AccessKey, srv.SecretKey, "")})
@@ -128,11 +133,12 @@ func TestDevServerKillNine(t *testing.T) {
 	}()
 	load := []string{"load", "--warehouse", srv.URI("wh"), "--table", fx.Ident().Database + "." + fx.Ident().Table,
 		"--from", glob, "--op-column", fx.OpColumn, "--job", "scale", "--checkpoint", srv.URI("ckpt", "scale"),
-		"--commit-rows", "250", "--parallelism", "3", "--temporal", hostPort, "--task-queue", queue,
+		"--commit-rows", "1500", "--parallelism", "3", "--temporal", hostPort, "--task-queue", queue,
 		"--heartbeat-timeout", "2s", "--task-timeout", "30s", "--log-format", "json"}
 
 	rng := rand.New(rand.NewPCG(77, 7))
 	driverKills, workerKills := 0, 0
+	statusSeen, ticks, busyKills := false, 0, 0
 	deadline := time.Now().Add(3 * time.Minute)
 	for run := 1; ; run++ {
 		if time.Now().After(deadline) {
@@ -148,6 +154,20 @@ func TestDevServerKillNine(t *testing.T) {
 			case err = <-done:
 				break chaos
 			case <-time.After(time.Duration(300+rng.IntN(700)) * time.Millisecond):
+				ticks++
+				if !statusSeen && ticks == 3 {
+					// lakeload status --temporal lists the running windows' tasks per worker.
+					args := []string{"status", "--warehouse", srv.URI("wh"), "--table", load[4], "--job", "scale",
+						"--checkpoint", srv.URI("ckpt", "scale"), "--temporal", hostPort}
+					st := exec.Command(lakeload, args...)
+					st.Env = env
+					out, err := st.CombinedOutput()
+					if err != nil || !bytes.Contains(out, []byte("LAST HEARTBEAT")) {
+						t.Fatalf("lakeload status --temporal: %v\n%s", err, out)
+					}
+					statusSeen = true
+					t.Logf("status while loading:\n%s", out)
+				}
 				if workerKills+driverKills >= 12 {
 					continue // enough chaos: let the load finish
 				}
@@ -157,7 +177,12 @@ func TestDevServerKillNine(t *testing.T) {
 					err = <-done
 					break chaos
 				}
-				i := rng.IntN(len(workers))
+				i := busyWorker(ctx, dev.Client(), workers)
+				if i < 0 {
+					i = rng.IntN(len(workers))
+				} else {
+					busyKills++
+				}
 				_ = workers[i].cmd.Process.Signal(syscall.SIGKILL)
 				_ = workers[i].cmd.Wait()
 				workers[i] = startWorker()
@@ -173,7 +198,7 @@ func TestDevServerKillNine(t *testing.T) {
 		}
 		t.Logf("driver run %d ended: %v", run, err)
 	}
-	t.Logf("killed the driver %d times and workers %d times", driverKills, workerKills)
+	t.Logf("killed the driver %d times and workers %d times (%d while running a task)", driverKills, workerKills, busyKills)
 	if driverKills+workerKills == 0 {
 		t.Fatal("nothing was killed: the load finished before the chaos began")
 	}
@@ -235,6 +260,33 @@ func TestDevServerKillNine(t *testing.T) {
 	if len(perWindow) < 5 {
 		t.Fatalf("%d windows committed; the test needs several", len(perWindow))
 	}
+}
+
+// busyWorker returns the index of a worker running a task now (from the pending activities of the
+// running workflows: the SDK's worker identity starts with the process id), or -1.
+func busyWorker(ctx context.Context, c client.Client, workers []proc) int {
+	list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: "ExecutionStatus='Running'"})
+	if err != nil {
+		return -1
+	}
+	for _, ex := range list.GetExecutions() {
+		desc, err := c.DescribeWorkflowExecution(ctx, ex.GetExecution().GetWorkflowId(), ex.GetExecution().GetRunId())
+		if err != nil {
+			continue
+		}
+		for _, p := range desc.GetPendingActivities() {
+			if p.GetState() != enumspb.PENDING_ACTIVITY_STATE_STARTED {
+				continue
+			}
+			pid, _, _ := strings.Cut(p.GetLastWorkerIdentity(), "@")
+			for i, w := range workers {
+				if strconv.Itoa(w.cmd.Process.Pid) == pid {
+					return i
+				}
+			}
+		}
+	}
+	return -1
 }
 
 type lockedWriter struct {

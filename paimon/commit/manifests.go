@@ -134,7 +134,7 @@ func LiveFiles(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]manifes
 	}
 	var all []manifest.ManifestEntry
 	for _, m := range metas {
-		es, err := ReadManifest(ctx, t, m.FileName)
+		es, err := readManifestCached(ctx, t, m.FileName) // manifests are immutable (manifest_cache.go)
 		if err != nil {
 			return nil, err
 		}
