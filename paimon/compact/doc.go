@@ -13,6 +13,9 @@
 //     by a full rewrite of every bucket that has level-0 files into the highest level: the output has
 //     one row per key, so no deletion vector is needed, and the bucket's old deletion-vector index files
 //     are retired in the same commit.
+//   - MergeFiles merges data files that need not be committed (an overwrite job's staged level-0
+//     files) into one sorted run at a given level and commits nothing; its caller commits the outputs
+//     or deletes them (Merged.Abort).
 //   - Commits use a commit user of their own ("lakeload-compact-<uuid>"), never a load job's, so
 //     job markers (user, identifier, APPEND) are never confused. A commit that finds an input file
 //     no longer live (another writer compacted or overwrote it) fails with commit.ErrConflict; Run
