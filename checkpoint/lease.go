@@ -146,9 +146,17 @@ func (s *Store) AcquireLease(ctx context.Context, o LeaseOptions) (*Lease, error
 			next.Acquired = cur.Acquired
 		}
 		l := &Lease{s: s, rec: next, opts: o}
-		err = s.casLease(ctx, next)
+		written, err := s.casLeaseWritten(ctx, next)
 		if err == nil {
 			return l, nil
+		}
+		if written && !errors.Is(err, ErrLeaseLost) {
+			// Our version is in the store but its check failed (a cancelled context, a failed list):
+			// the caller gets no handle, so release it here or the next runner finds it held.
+			if rerr := l.ReleaseWithError(context.WithoutCancel(ctx), err.Error()); rerr != nil && !errors.Is(rerr, ErrLeaseLost) {
+				err = errors.Join(err, fmt.Errorf("checkpoint: releasing lease version %d after the failed acquisition: %w", next.Version, rerr))
+			}
+			return nil, err
 		}
 		if !errors.Is(err, ErrLeaseLost) || try >= 3 {
 			return nil, err
@@ -182,23 +190,30 @@ func mayTake(cur LeaseRecord, o LeaseOptions, now time.Time) error {
 
 // casLease writes rec.Version with WriteIfAbsent and checks it is the highest version; a loss is ErrLeaseLost.
 func (s *Store) casLease(ctx context.Context, rec LeaseRecord) error {
+	_, err := s.casLeaseWritten(ctx, rec)
+	return err
+}
+
+// casLeaseWritten is casLease that also reports whether rec.Version was written (true also when
+// the check after the write failed).
+func (s *Store) casLeaseWritten(ctx context.Context, rec LeaseRecord) (written bool, _ error) {
 	path := s.leasePath(rec.Version)
 	err := s.write(ctx, path, kindLease, rec, func() error { return nil })
 	if errors.Is(err, fileio.ErrExist) {
-		return fmt.Errorf("%w: version %d was written by another runner", ErrLeaseLost, rec.Version)
+		return false, fmt.Errorf("%w: version %d was written by another runner", ErrLeaseLost, rec.Version)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	hi, err := s.highestLease(ctx)
 	if err != nil {
-		return err
+		return true, err
 	}
 	if hi != rec.Version {
-		return fmt.Errorf("%w: version %d is current, this runner wrote the stale version %d", ErrLeaseLost, hi, rec.Version)
+		return true, fmt.Errorf("%w: version %d is current, this runner wrote the stale version %d", ErrLeaseLost, hi, rec.Version)
 	}
 	s.pruneLeases(ctx, rec.Version)
-	return nil
+	return true, nil
 }
 
 // pruneLeases deletes versions below cur-leaseKeep, best effort (safe: see the top of this file).

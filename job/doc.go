@@ -21,6 +21,22 @@
 //     window is recorded committed and published;
 //   - incremental generations (incremental.go): a finished job loads only files no generation
 //     planned; loaded files that changed or vanished are reported, never reloaded.
+//   - compaction (compact.go): deletion-vector and first-row tables are compacted after a window's
+//     commit and before it is published, so no published row is hidden from Java; other tables are
+//     compacted in the background, at most one compaction at a time, under a commit user of its own
+//     (never a marker), and a failed compaction never fails the load;
+//   - dynamic-bucket tables (dynamic_bucket.go): one task per window; a commit that meets a changed
+//     HASH index fails with nothing landed and the window is recomputed;
+//   - schema evolution (evolve.go): a window's new schema is committed before its tasks run, and a
+//     rerun that finds the columns in place adds none;
+//   - bad rows (quarantine.go): only the committed attempt's quarantine files count, so a recomputed
+//     attempt never lists a row twice;
+//   - sequence reservations (seqreserve.go): a window's base is reserved before `assigned` is written
+//     and never again, so of concurrent jobs the window assigned later wins on equal keys;
+//   - executors (executor.go): the driver commits only results stored in the checkpoint store, so an
+//     executor (job/temporal) that runs a task twice cannot change what is committed.
 //
-// Only this package starts goroutines.
+// Goroutines are started here (tasks, background compaction, bucket flushes through the
+// write.Parallel runner this package passes) and by job/temporal; the packages below start none on
+// their own.
 package job

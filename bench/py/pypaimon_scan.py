@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""Scan peer of lakeload's bench: pypaimon reads a whole table into Arrow.
+
+Usage: pypaimon_scan.py WAREHOUSE DB.TABLE RUNS
+
+RUNS times in this process: plan the scan and read every split with to_arrow. Prints one JSON line per run,
+{"run", "rows", "elapsed", "cpu"} (seconds of plan + read; process CPU seconds, all threads).
+"""
+import json
+import sys
+import time
+
+from pypaimon import CatalogFactory
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.exit("usage: pypaimon_scan.py WAREHOUSE DB.TABLE RUNS")
+    warehouse, ident, runs = argv[1], argv[2], int(argv[3])
+    for run in range(runs):
+        start, cpu0 = time.perf_counter(), time.process_time()
+        table = CatalogFactory.create({"warehouse": warehouse}).get_table(ident)
+        rb = table.new_read_builder()
+        rows = rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows
+        print(json.dumps({"run": run, "rows": rows, "elapsed": time.perf_counter() - start,
+                          "cpu": time.process_time() - cpu0}), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
