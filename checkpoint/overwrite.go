@@ -110,7 +110,8 @@ type OverwritePlan struct {
 	// as it is (exact cover, files present); windows missing here get a Recompute action.
 	Staged map[int64]int
 	// Settled: every window is recorded committed with snapshot 0 (the staged attempts held no
-	// files and nothing was to be replaced); after the Publish actions the job is finished.
+	// files, or their files merged into no rows — Committed.MergedAway — and nothing was to be
+	// replaced); after the Publish actions the job is finished.
 	Settled bool
 }
 
@@ -210,7 +211,8 @@ func DecideOverwrite(st State, tv TableView, final []Marker) OverwritePlan {
 }
 
 // decideEmpty: every live window recorded committed with snapshot 0 — publish them (ok=true). A
-// window recorded so whose attempt holds files returns a Stop in the plan's first action, ok=false.
+// window recorded so whose attempt holds files, unless marked MergedAway, returns a Stop in the
+// plan's first action, ok=false.
 func decideEmpty(st State, p *OverwritePlan) (OverwritePlan, bool) {
 	live, zero := 0, 0
 	var actions []Action
@@ -224,7 +226,7 @@ func decideEmpty(st State, p *OverwritePlan) (OverwritePlan, bool) {
 			continue
 		}
 		zero++
-		if err := committedResults(ws, c.Attempt, true); err != nil {
+		if err := committedResults(ws, c.Attempt, !c.MergedAway); err != nil {
 			return OverwritePlan{Actions: []Action{{Kind: Stop, Window: ws.Window, Err: fmt.Errorf("window %d committed attempt %d %v", ws.Window, c.Attempt, err)}}}, false
 		}
 		if ws.Published == nil {

@@ -74,6 +74,10 @@ type Committed struct {
 	SnapshotID int64     `json:"snapshotId"`
 	Attempt    int       `json:"attempt"`
 	Time       time.Time `json:"time"`
+	// MergedAway (overwrite jobs into tables hiding level 0, SnapshotID 0): the staged files were
+	// merged into no rows and the replaced partitions held nothing, so no snapshot was made although
+	// the attempt holds files.
+	MergedAway bool `json:"mergedAway,omitempty"`
 }
 
 // Published marks the coverage of the committed attempt as done (windows/<w>/published).

@@ -9,18 +9,18 @@
 //
 // Obligations this package keeps for the protocol:
 //   - a window's splits, sequence-number base and attempt are persisted before its tasks run;
-//   - windows commit in increasing order, each looked up by (user, window, APPEND) after the
-//     snapshot id seen at assignment before every commit attempt;
+//   - windows commit in increasing order, each looked up by (user, window, APPEND) after
+//     min(snapshot id seen at assignment, latest id) before every commit attempt (marker.go);
 //   - the coverage published is the committed attempt's (named in the snapshot properties);
-//   - no file whose commit outcome is unknown is ever deleted.
+//   - no file whose commit outcome is unknown is ever deleted;
 //   - row-id mode: the ids published are the committed attempt's; a window holding an id twice, or
 //     an id an earlier window published, is refused before it is assigned, and no task writes a row
-//     whose id is published (rowid.go).
+//     whose id is published (rowid.go);
 //   - overwrite jobs (overwrite.go): windows are staged, never committed alone; one OVERWRITE
 //     snapshot after the last window replaces the touched partitions (or the table), then every
 //     window is recorded committed and published;
 //   - incremental generations (incremental.go): a finished job loads only files no generation
-//     planned; loaded files that changed or vanished are reported, never reloaded.
+//     planned; loaded files that changed or vanished are reported, never reloaded;
 //   - compaction (compact.go): deletion-vector and first-row tables are compacted after a window's
 //     commit and before it is published, so no published row is hidden from Java; other tables are
 //     compacted in the background, at most one compaction at a time, under a commit user of its own

@@ -168,7 +168,8 @@ func (d *driver) finalMarkers(ctx context.Context, st checkpoint.State) ([]check
 }
 
 // commitFinal commits every window's staged attempt as one OVERWRITE snapshot (or, when the staged
-// attempts hold no files and nothing is to be replaced, records the windows with snapshot 0). The
+// attempts hold no files — or files merged into no rows (overwrite_compact.go) — and nothing is to
+// be replaced, records the windows with snapshot 0). The
 // caller loops back to DecideOverwrite, which then finds the snapshot and publishes it.
 func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged map[int64]int) error {
 	id := checkpoint.OverwriteIdentifier(st)
@@ -209,10 +210,12 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 		return err
 	}
 	abort := func(context.Context) error { return nil }
+	merged := false // the staged files were merged (their windows' records say so when nothing is committed)
 	if hiddenLevel0(d.t) != "" && hasFiles(msgs) { // overwrite_compact.go: commit one highest-level run per bucket
 		if msgs, abort, err = d.mergeStaged(ctx, id, msgs); err != nil {
 			return err
 		}
+		merged = true
 	}
 	res, err := commit.Commit(ctx, d.t, msgs, commit.Options{
 		User: d.job.CommitUser, Identifier: id, Properties: checkpoint.OverwriteProperties(d.job, d.cfg.Overwrite, st, staged),
@@ -234,12 +237,14 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 		}
 	}
 	if res.SnapshotID == 0 {
-		// Nothing to add and nothing to delete: record every window without a snapshot.
+		// Nothing to add and nothing to delete: record every window without a snapshot (staged files
+		// merged into no rows are marked, DecideOverwrite accepts files only so).
 		for _, ws := range st.Windows() {
 			if ws.Voided != nil || ws.Committed != nil {
 				continue
 			}
-			if err := d.store.WriteCommitted(ctx, checkpoint.Committed{Window: ws.Window, SnapshotID: 0, Attempt: staged[ws.Window], Time: d.cfg.Now().UTC()}); err != nil {
+			c := checkpoint.Committed{Window: ws.Window, SnapshotID: 0, Attempt: staged[ws.Window], MergedAway: merged, Time: d.cfg.Now().UTC()}
+			if err := d.store.WriteCommitted(ctx, c); err != nil {
 				return raced(err, ws.Window, "committed")
 			}
 		}

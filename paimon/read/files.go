@@ -212,6 +212,11 @@ func (r *fileRun) Next() (mergetree.KeyValue, bool, error) {
 
 // forEachBatch reads the given columns of a data file in batches.
 func forEachBatch(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, fn func(arrow.RecordBatch) error) error {
+	return forEachBatchSized(ctx, fs, path, size, columns, batchRows, fn)
+}
+
+// forEachBatchSized reads the given columns of a data file in batches of at most rows rows.
+func forEachBatchSized(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, rows int64, fn func(arrow.RecordBatch) error) error {
 	f, err := fs.Open(ctx, path)
 	if err != nil {
 		return fmt.Errorf("open data file %s: %w", path, err)
@@ -224,7 +229,7 @@ func forEachBatch(ctx context.Context, fs fileio.FileIO, path string, size int64
 	if err != nil {
 		return fmt.Errorf("data file %s: %w", path, err)
 	}
-	it, err := rd.Read(ctx, columns, batchRows)
+	it, err := rd.Read(ctx, columns, rows)
 	if err != nil {
 		return fmt.Errorf("data file %s: %w", path, err)
 	}

@@ -24,12 +24,16 @@ func (r *Reader) ReadKeyValues(ctx context.Context, s Split, dropRetracts bool, 
 		}
 		return nil
 	}
-	return r.mergeSections(ctx, s, dropRetracts, emit)
+	return r.mergeSections(ctx, s, dropRetracts, emit, nil)
 }
 
 // mergeSections reads a primary-key split section by section (mergetree.IntervalPartition): a
-// section of one file without retract rows as is, others sort-merged.
-func (r *Reader) mergeSections(ctx context.Context, s Split, dropRetracts bool, emit func(mergetree.KeyValue) error) error {
+// section of one file without retract rows as is (through asIs when not nil), others sort-merged.
+func (r *Reader) mergeSections(ctx context.Context, s Split, dropRetracts bool, emit func(mergetree.KeyValue) error,
+	asIs func(manifest.DataFileMeta, func(mergetree.KeyValue) error) error) error {
+	if asIs == nil {
+		asIs = func(f manifest.DataFileMeta, emit func(mergetree.KeyValue) error) error { return r.files.read(ctx, s, f, emit) }
+	}
 	keyTypes := keyTypesOf(r.schema)
 	ranges := make([]mergetree.FileRange, len(s.Files))
 	for i, f := range s.Files {
@@ -45,8 +49,7 @@ func (r *Reader) mergeSections(ctx context.Context, s Split, dropRetracts bool, 
 	}
 	for _, section := range mergetree.IntervalPartition(r.merge, ranges) {
 		if len(section) == 1 && len(section[0]) == 1 && !hasRetracts(s.Files[section[0][0].ID]) {
-			f := s.Files[section[0][0].ID]
-			if err := r.files.read(ctx, s, f, emit); err != nil {
+			if err := asIs(s.Files[section[0][0].ID], emit); err != nil {
 				return err
 			}
 			continue

@@ -45,7 +45,7 @@ func (r *Reader) ReadSplit(ctx context.Context, s Split, emit func(row []any) er
 		}
 		return nil
 	}
-	return r.mergeSections(ctx, s, true, func(kv mergetree.KeyValue) error { return emit(kv.Value) })
+	return r.mergeSections(ctx, s, true, func(kv mergetree.KeyValue) error { return emit(kv.Value) }, nil)
 }
 
 // rawReadable mirrors Java's MergeTreeSplitGenerator: a split whose files are all above level 0, hold
