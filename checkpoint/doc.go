@@ -18,6 +18,9 @@
 //	generations/<g>/start                 Generation g ≥ 2 of an incremental job: its splits, plan revision, changed files
 //	generations/<g>/done                  DoneRecord of generation g
 //
+// The job keeps its quarantine files (job.QuarantinePath) under quarantine/ beside these records;
+// they are not records, and Load, which reads named records only, ignores them.
+//
 // Invariants:
 //   - Every record except the lease is written exactly once with fileio.WriteIfAbsent; a second
 //     write fails with an error wrapping fileio.ErrExist. Nothing in the store is ever rewritten.

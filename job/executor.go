@@ -57,7 +57,7 @@ func TaskID(n int) string { return fmt.Sprintf("t%04d", n) }
 // RunTask runs task in of batch b and stores its result in env.Store. It is at-least-once safe: if
 // a result is already stored for the task (an earlier or concurrent try), that result stands and
 // RunTask returns (0, nil) without writing; a try that loses the race leaves its files unreferenced
-// (never committed; `lakeload orphans` removes them). A table whose schema is not b.SchemaID is an
+// (never committed; `lakeload clean-orphans` removes them). A table whose schema is not b.SchemaID is an
 // error: the driver evolved or the table moved on, and a retry after reloading the table may pass.
 func RunTask(ctx context.Context, env TaskEnv, b TaskBatch, in TaskInput) (int64, error) {
 	if env.Table.Schema.ID != b.SchemaID {

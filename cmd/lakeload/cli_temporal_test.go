@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"net"
 	"path/filepath"
 	"testing"
+
+	"github.com/lakeload/lakeload/job/temporal"
 )
 
 // TestWorkerFlags: the worker needs --temporal and a sane concurrency; an unreachable frontend is
@@ -40,5 +43,24 @@ func TestJobRefIsAbsolute(t *testing.T) {
 	jf.warehouse = "file:///data/wh"
 	if ref, _ = jobRef(&jf, &in, ""); ref.Warehouse != "file:///data/wh" {
 		t.Fatalf("warehouse %q: a file: URI must be sent as given", ref.Warehouse)
+	}
+}
+
+// TestWorkerTaskEnvCarriesBadRows: a driver's --bad-rows=quarantine reaches the workers' input
+// mapping through the job reference, so workers leave bad rows out (and list them) as in-process
+// tasks do; the default leaves the mapping strict.
+func TestWorkerTaskEnvCarriesBadRows(t *testing.T) {
+	wh := t.TempDir()
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "db.t", "--column", "id BIGINT NOT NULL", "--column", "v STRING",
+		"--primary-key", "id", "--option", "bucket=2"))...)
+	for _, skip := range []bool{false, true} {
+		ref := temporal.JobRef{Job: "j", Warehouse: wh, Table: "db.t", From: filepath.Join(wh, "*.csv"), SkipBadRows: skip}
+		env, err := openTaskEnv(context.Background(), ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.Mapping.SkipBadRows != skip {
+			t.Fatalf("JobRef.SkipBadRows %v: worker mapping SkipBadRows %v", skip, env.Mapping.SkipBadRows)
+		}
 	}
 }

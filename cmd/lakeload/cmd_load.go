@@ -163,7 +163,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				defer stop()
 			}
 			if temporalF.hostPort != "" {
-				ex, closeClient, err := temporalF.temporalExecutor(ctx, &jf, &in, idColumn, logger)
+				ex, closeClient, err := temporalF.temporalExecutor(ctx, &jf, &in, idColumn, badRows == job.BadRowsQuarantine, logger)
 				if err != nil {
 					return err
 				}

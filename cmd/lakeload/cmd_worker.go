@@ -87,6 +87,7 @@ func openTaskEnv(ctx context.Context, ref temporal.JobRef) (job.TaskEnv, error) 
 	if err != nil {
 		return job.TaskEnv{}, err
 	}
+	mapping.SkipBadRows = ref.SkipBadRows
 	inFS, err := in.fileIO()
 	if err != nil {
 		return job.TaskEnv{}, err

@@ -61,11 +61,12 @@ func (l levelFilter) Enabled(ctx context.Context, lv slog.Level) bool {
 }
 
 // temporalExecutor connects to Temporal and returns the executor load uses with --temporal.
-func (f *temporalFlags) temporalExecutor(ctx context.Context, jf *jobFlags, in *inputFlags, idColumn string, logger *slog.Logger) (job.Executor, func(), error) {
+func (f *temporalFlags) temporalExecutor(ctx context.Context, jf *jobFlags, in *inputFlags, idColumn string, skipBadRows bool, logger *slog.Logger) (job.Executor, func(), error) {
 	ref, err := jobRef(jf, in, idColumn)
 	if err != nil {
 		return nil, nil, err
 	}
+	ref.SkipBadRows = skipBadRows
 	if f.timing.TaskTimeout <= 0 || f.timing.HeartbeatTimeout <= 0 || f.timing.MaxTries <= 0 {
 		return nil, nil, usageError{fmt.Errorf("--task-timeout, --heartbeat-timeout and --task-tries must be positive (got %s, %s, %d)",
 			f.timing.TaskTimeout, f.timing.HeartbeatTimeout, f.timing.MaxTries)}

@@ -34,6 +34,7 @@ type JobRef struct {
 	IgnoreExtra bool   `json:"ignoreExtra,omitempty"`
 	TimeZone    string `json:"timeZone,omitempty"`
 	IDColumn    string `json:"idColumn,omitempty"`
+	SkipBadRows bool   `json:"skipBadRows,omitempty"` // --bad-rows=quarantine: workers leave bad rows out and list them
 }
 
 // Timing bounds the activities of a window's tasks.
