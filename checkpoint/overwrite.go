@@ -181,8 +181,8 @@ func DecideOverwrite(st State, tv TableView, final []Marker) OverwritePlan {
 			"whether the final OVERWRITE commit landed cannot be verified; check the table by hand", OverwriteFloor(st))
 	}
 	for _, ws := range st.windows {
-		if ws.Voided != nil {
-			continue
+		if _, recorded := p.Staged[ws.Window]; ws.Voided != nil || recorded {
+			continue // recorded with snapshot 0 above: staged as recorded, its files are not rechecked
 		}
 		var why []string
 		staged := 0

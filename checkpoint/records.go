@@ -216,6 +216,9 @@ func (c *Committed) validate() error {
 	if c.Window < 1 || c.Attempt < 1 || c.SnapshotID < 0 {
 		return fmt.Errorf("window %d attempt %d snapshot %d out of range", c.Window, c.Attempt, c.SnapshotID)
 	}
+	if c.MergedAway && c.SnapshotID != 0 {
+		return fmt.Errorf("window %d: mergedAway is set with snapshot %d; it means no snapshot was made", c.Window, c.SnapshotID)
+	}
 	return nil
 }
 

@@ -160,19 +160,8 @@ func buildState(rs Records, checked map[resultKey]bool) (State, error) {
 		}
 		return &st.windows[w-1], nil
 	}
-	for _, a := range rs.Starts {
-		ws, err := win("attempt begin", a.Window)
-		if err != nil {
-			return State{}, err
-		}
-		if err := a.validate(); err != nil {
-			return State{}, corruptf(fmt.Sprintf("window %d attempt %d begin", a.Window, a.Attempt), "%v", err)
-		}
-		if _, dup := ws.Attempt(a.Attempt); dup || a.Attempt < ws.Assigned.Attempt {
-			return State{}, corruptf(fmt.Sprintf("window %d attempt %d begin", a.Window, a.Attempt),
-				"attempt begun twice or below the first attempt %d", ws.Assigned.Attempt)
-		}
-		ws.Attempts = append(ws.Attempts, AttemptState{Attempt: a.Attempt})
+	if err := addStarts(rs.Starts, win); err != nil {
+		return State{}, err
 	}
 	for i := range st.windows {
 		slices.SortFunc(st.windows[i].Attempts, func(a, b AttemptState) int { return a.Attempt - b.Attempt })
@@ -184,6 +173,25 @@ func buildState(rs Records, checked map[resultKey]bool) (State, error) {
 		return State{}, err
 	}
 	return st, checkSplitOwners(st)
+}
+
+// addStarts adds the attempts begun after each window's first one (unsorted).
+func addStarts(starts []AttemptStart, win func(string, int64) (*WindowState, error)) error {
+	for _, a := range starts {
+		ws, err := win("attempt begin", a.Window)
+		if err != nil {
+			return err
+		}
+		if err := a.validate(); err != nil {
+			return corruptf(fmt.Sprintf("window %d attempt %d begin", a.Window, a.Attempt), "%v", err)
+		}
+		if _, dup := ws.Attempt(a.Attempt); dup || a.Attempt < ws.Assigned.Attempt {
+			return corruptf(fmt.Sprintf("window %d attempt %d begin", a.Window, a.Attempt),
+				"attempt begun twice or below the first attempt %d", ws.Assigned.Attempt)
+		}
+		ws.Attempts = append(ws.Attempts, AttemptState{Attempt: a.Attempt})
+	}
+	return nil
 }
 
 func addResults(st *State, results []TaskResult, checked map[resultKey]bool, nsplits int, win func(string, int64) (*WindowState, error)) error {

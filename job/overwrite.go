@@ -210,7 +210,8 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 		return err
 	}
 	abort := func(context.Context) error { return nil }
-	merged := false // the staged files were merged (their windows' records say so when nothing is committed)
+	// merged: the staged files were merged; their windows' records say so when nothing is committed.
+	merged := false
 	if hiddenLevel0(d.t) != "" && hasFiles(msgs) { // overwrite_compact.go: commit one highest-level run per bucket
 		if msgs, abort, err = d.mergeStaged(ctx, id, msgs); err != nil {
 			return err

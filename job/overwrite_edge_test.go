@@ -31,8 +31,8 @@ func edgeFixture(name string, dv bool, files ...[]loadtest.Row) loadtest.Fixture
 		opts["deletion-vectors.enabled"] = "true"
 	}
 	fx := loadtest.Fixture{Name: name,
-		Columns:   [][2]string{{"dt", "STRING NOT NULL"}, {"id", "BIGINT NOT NULL"}, {"val", "STRING"}, {"amount", "BIGINT"}},
-		PK:        []string{"dt", "id"}, Partition: []string{"dt"}, Options: opts, OpColumn: "op"}
+		Columns: [][2]string{{"dt", "STRING NOT NULL"}, {"id", "BIGINT NOT NULL"}, {"val", "STRING"}, {"amount", "BIGINT"}},
+		PK:      []string{"dt", "id"}, Partition: []string{"dt"}, Options: opts, OpColumn: "op"}
 	for i, rows := range files {
 		fx.Files = append(fx.Files, loadtest.File{Name: fmt.Sprintf("in-%02d.%s", i, []string{"jsonl", "csv", "parquet"}[i%3]), Rows: rows})
 	}
@@ -72,11 +72,11 @@ func edgeEnv(t *testing.T, name string, old []loadtest.Row, mode string, newFile
 // runBounded runs cfg with a deadline, so that a job that never settles fails instead of hanging.
 func runBounded(t *testing.T, e *loadEnv, cfg Config) (Result, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res, err := e.run(ctx, cfg)
 	if errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("the overwrite job did not settle within a minute: %v", err)
+		t.Fatalf("the overwrite job did not settle within 20 s: %v", err)
 	}
 	return res, err
 }

@@ -114,6 +114,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		_ = lease.ReleaseWithError(context.WithoutCancel(ctx), msg)
 	}()
 	runErr = d.endCompaction(d.run(ctx))
+	if cerr := ctx.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
+		// A step cancelled mid-way may fail otherwise (a closed pipe, a half-read file): report the interruption.
+		runErr = fmt.Errorf("%w (interrupted: %w)", runErr, cerr)
+	}
 	return d.res, runErr
 }
 
