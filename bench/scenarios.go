@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
 
 // scenario runs one scenario's tools, lakeload first, each once.
@@ -309,23 +312,39 @@ func (r *runner) resumeScenario(ctx context.Context, round int) error {
 	return nil
 }
 
-// scanScenario: lakeload writes the PK table once (untimed here), then lakeload scan (jsonl to /dev/null),
-// pypaimon to_arrow and the Java peer's reader each read all of it.
+// scanScenario: lakeload writes the PK table once (untimed here), then lakeload scan --output arrow (an
+// Arrow IPC stream, the work comparable to pypaimon's to_arrow; written to a file whose rows are counted
+// afterwards, untimed), lakeload scan --output jsonl to /dev/null (tool lakeload-jsonl), pypaimon to_arrow
+// and the Java peer's reader each read all of it.
 func (r *runner) scanScenario(ctx context.Context, round int) error {
 	_, wh, err := r.lakeloadWrite(ctx, "scan-setup", "lakeload", round, true)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(wh)
-	c, err := runChild(ctx, nil, true, false, 0, r.cfg.Lakeload, "scan", "--warehouse", wh, "--table", "db.t", "--output", "jsonl")
+	out := filepath.Join(wh, "scan.arrows")
+	c, err := runChild(ctx, []string{"LAKELOAD_BENCH_OUT=" + out}, true, false, 0, "sh", "-c", `exec "$0" "$@" > "$LAKELOAD_BENCH_OUT"`,
+		r.cfg.Lakeload, "scan", "--warehouse", wh, "--table", "db.t", "--output", "arrow")
 	if err != nil {
 		return err
 	}
-	rows := int64(c.NLines)
+	rows, err := arrowStreamRows(out)
+	if err != nil {
+		return fmt.Errorf("lakeload scan --output arrow: %w", err)
+	}
+	os.Remove(out)
 	if rows == 0 {
 		return fmt.Errorf("lakeload scan: %w", errNoRows)
 	}
 	r.add(Measure{Scenario: "scan", Tool: "lakeload", Round: round, Rows: rows, Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU})
+	c, err = runChild(ctx, nil, true, false, 0, r.cfg.Lakeload, "scan", "--warehouse", wh, "--table", "db.t", "--output", "jsonl")
+	if err != nil {
+		return err
+	}
+	if int64(c.NLines) != rows {
+		return fmt.Errorf("lakeload scan --output jsonl printed %d rows, --output arrow %d", c.NLines, rows)
+	}
+	r.add(Measure{Scenario: "scan", Tool: "lakeload-jsonl", Round: round, Rows: rows, Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU})
 	if r.cfg.Baseline != "" {
 		c, err := runChild(ctx, nil, true, false, 0, r.cfg.Baseline, "scan", "--warehouse", wh, "--table", "db.t", "--output", "jsonl")
 		if err != nil {
@@ -376,6 +395,28 @@ func (r *runner) scanScenario(ctx context.Context, round int) error {
 		}
 	}
 	return nil
+}
+
+// arrowStreamRows counts the rows of the Arrow IPC stream in file path.
+func arrowStreamRows(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	rd, err := ipc.NewReader(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return 0, fmt.Errorf("%s is not an Arrow IPC stream: %w", path, err)
+	}
+	defer rd.Release()
+	var n int64
+	for rd.Next() {
+		n += rd.RecordBatch().NumRows()
+	}
+	if err := rd.Err(); err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
 }
 
 // rss: `lakeload load` at default settings on n freshly generated rows (the input is removed afterwards).

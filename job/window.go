@@ -35,7 +35,8 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 	}
 	d.rows += rows
 	d.res.RowsWritten += rows
-	st, err := d.store.Load(ctx)
+	// Only window w changed since the state was loaded (by this driver): read it alone, checked.
+	st, err := d.store.LoadWindow(ctx, d.st, w.Window)
 	if err != nil {
 		return err
 	}
@@ -228,7 +229,7 @@ func (d *driver) afterCommitted(ctx context.Context, w int64, a int) error {
 	if err := d.cfg.hook(ctx, PointBeforePublish, w); err != nil {
 		return err
 	}
-	st, err := d.store.Load(ctx)
+	st, err := d.store.LoadWindow(ctx, d.st, w)
 	if err != nil {
 		return err
 	}
@@ -242,7 +243,7 @@ func (d *driver) afterCommitted(ctx context.Context, w int64, a int) error {
 			d.res.RowsQuarantined += r.Quarantined
 		}
 	}
-	if d.st, err = d.store.Load(ctx); err != nil {
+	if d.st, err = d.store.LoadWindow(ctx, d.st, w); err != nil {
 		return err
 	}
 	d.res.WindowsCommitted++
