@@ -29,7 +29,9 @@
 //     unknown record is an error wrapping ErrCorrupt that names its path — never skipped.
 //   - A split index names one split for the life of the job: revisions append splits and drop
 //     indexes that no live window holds; Remaining follows the input order the revisions record.
-//   - Load reads the whole store into a State, a value that nothing mutates afterwards.
+//   - Load reads the whole store into a State, a value that nothing mutates afterwards. LoadWindow
+//     returns a new State with one window read again (with the same checks for that window); the
+//     other windows stay as loaded, so recovery and decisions across windows use Load.
 //   - Decide(State, TableView) is a pure function: the recovery plan depends on its arguments only.
 //     It keeps protocol invariants I1 (published ⊆ committed), I2 (one commit per window, in
 //     increasing window order), I3 (stop, never guess, when an outcome is unknown) and I5 (publish
