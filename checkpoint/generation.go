@@ -80,26 +80,14 @@ func (s *Store) WriteGeneration(ctx context.Context, g Generation) error {
 
 func (s *Store) readGenerations(ctx context.Context, rs *Records) error {
 	dir := fileio.Join(s.root, generationsDir)
-	entries, err := s.fs.List(ctx, dir)
-	if err != nil {
-		return fmt.Errorf("checkpoint: list %s: %w", dir, err)
-	}
-	for _, e := range entries {
-		if hidden(e.Name) {
-			continue
-		}
-		n, ok := parseCanonical(e.Name)
-		if !ok || !e.IsDir || n < 2 || n > 1<<30 {
-			return corruptf(e.Path, "unexpected entry in %s (not a generation directory)", dir)
-		}
+	return s.readNumbered(ctx, dir, true, 2, 1<<30, "a generation directory", func(n int64, e fileio.FileInfo) error {
 		g := int(n)
-		files, err := s.fs.List(ctx, e.Path)
+		files, err := s.listVisible(ctx, e.Path)
 		if err != nil {
-			return fmt.Errorf("checkpoint: list %s: %w", e.Path, err)
+			return err
 		}
 		for _, f := range files {
 			switch {
-			case hidden(f.Name):
 			case f.Name == startFile && !f.IsDir:
 				err = readInto(ctx, s, f, kindGeneration, &rs.Generations, func(x Generation) bool { return x.Generation == g })
 			case f.Name == doneFile && !f.IsDir:
@@ -111,8 +99,8 @@ func (s *Store) readGenerations(ctx context.Context, rs *Records) error {
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // applyGenerations checks the generation records: numbered 2..n without gaps, each started after the

@@ -93,15 +93,12 @@ func (s *Store) CurrentLease(ctx context.Context) (LeaseRecord, bool, error) {
 
 func (s *Store) highestLease(ctx context.Context) (int64, error) {
 	dir := fileio.Join(s.root, leaseDir)
-	entries, err := s.fs.List(ctx, dir)
+	entries, err := s.listVisible(ctx, dir)
 	if err != nil {
-		return 0, fmt.Errorf("checkpoint: list %s: %w", dir, err)
+		return 0, err
 	}
 	var hi int64
 	for _, e := range entries {
-		if hidden(e.Name) {
-			continue
-		}
 		n, ok := parseLeaseName(e.Name)
 		if !ok || e.IsDir {
 			return 0, corruptf(e.Path, "unexpected entry in %s", dir)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -48,35 +49,18 @@ func (s *Store) readRecords(ctx context.Context, checked map[resultKey]bool) (Re
 		return rs, err
 	}
 	dir := fileio.Join(s.root, windowsDir)
-	entries, err := s.fs.List(ctx, dir)
-	if err != nil {
-		return rs, fmt.Errorf("checkpoint: list %s: %w", dir, err)
-	}
-	for _, e := range entries {
-		if hidden(e.Name) {
-			continue
-		}
-		w, ok := parseCanonical(e.Name)
-		if !ok || !e.IsDir {
-			return rs, corruptf(e.Path, "unexpected entry in %s (not a window directory)", dir)
-		}
-		if err := s.readWindow(ctx, w, &rs, checked); err != nil {
-			return rs, err
-		}
-	}
-	return rs, nil
+	err = s.readNumbered(ctx, dir, true, 1, math.MaxInt64, "a window directory", func(w int64, _ fileio.FileInfo) error {
+		return s.readWindow(ctx, w, &rs, checked)
+	})
+	return rs, err
 }
 
 func (s *Store) readWindow(ctx context.Context, w int64, rs *Records, checked map[resultKey]bool) error {
-	dir := s.windowDir(w)
-	entries, err := s.fs.List(ctx, dir)
+	entries, err := s.listVisible(ctx, s.windowDir(w))
 	if err != nil {
-		return fmt.Errorf("checkpoint: list %s: %w", dir, err)
+		return err
 	}
 	for _, e := range entries {
-		if hidden(e.Name) {
-			continue
-		}
 		var err error
 		switch {
 		case e.Name == assignedFile && !e.IsDir:
@@ -104,15 +88,11 @@ func (s *Store) readWindow(ctx context.Context, w int64, rs *Records, checked ma
 }
 
 func (s *Store) readAttempt(ctx context.Context, w int64, a int, rs *Records, checked map[resultKey]bool) error {
-	dir := s.attemptDir(w, a)
-	entries, err := s.fs.List(ctx, dir)
+	entries, err := s.listVisible(ctx, s.attemptDir(w, a))
 	if err != nil {
-		return fmt.Errorf("checkpoint: list %s: %w", dir, err)
+		return err
 	}
 	for _, e := range entries {
-		if hidden(e.Name) {
-			continue
-		}
 		var err error
 		switch {
 		case e.IsDir:

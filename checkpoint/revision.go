@@ -61,23 +61,9 @@ func (s *Store) WriteRevision(ctx context.Context, r PlanRevision) error {
 
 func (s *Store) readRevisions(ctx context.Context, rs *Records) error {
 	dir := fileio.Join(s.root, revisionDir)
-	entries, err := s.fs.List(ctx, dir)
-	if err != nil {
-		return fmt.Errorf("checkpoint: list %s: %w", dir, err)
-	}
-	for _, e := range entries {
-		if hidden(e.Name) {
-			continue
-		}
-		n, ok := parseCanonical(e.Name)
-		if !ok || e.IsDir || n > 1<<30 {
-			return corruptf(e.Path, "unexpected entry in %s (not a plan revision)", dir)
-		}
-		if err := readInto(ctx, s, e, kindRevision, &rs.Revisions, func(r PlanRevision) bool { return r.Revision == int(n) }); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.readNumbered(ctx, dir, false, 1, 1<<30, "a plan revision", func(n int64, e fileio.FileInfo) error {
+		return readInto(ctx, s, e, kindRevision, &rs.Revisions, func(r PlanRevision) bool { return r.Revision == int(n) })
+	})
 }
 
 // applyRevisions checks the revisions against the plan and sets st's plan (the original splits plus

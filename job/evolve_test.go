@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -16,7 +15,6 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/local"
-	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
 	"github.com/lakeload/lakeload/paimon/catalog"
@@ -33,13 +31,22 @@ type evolveEnv struct {
 
 func newEvolveEnv(t *testing.T) *evolveEnv {
 	t.Helper()
-	ctx := context.Background()
 	wh := loadtest.TempDir(t)
+	tbl := newEvoTable(t, wh, map[string]string{"bucket": "2", "file.format": "parquet"})
+	in := loadtest.TempDir(t)
+	return &evolveEnv{wh: wh, in: in, tbl: tbl, store: checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store")}
+}
+
+// newEvoTable creates the primary-key table db.evo (id BIGINT, name STRING) with options opts in
+// the warehouse wh.
+func newEvoTable(t *testing.T, wh string, opts map[string]string) *table.Table {
+	t.Helper()
+	ctx := context.Background()
 	cat := catalog.New(local.New(), wh)
 	s, err := spec.NewSchema([]spec.DataField{
 		{Name: "id", Type: spec.DataType{Root: spec.BigInt}},
 		{Name: "name", Type: spec.DataType{Root: spec.VarChar, Length: spec.MaxLength, Nullable: true}},
-	}, nil, []string{"id"}, map[string]string{"bucket": "2", "file.format": "parquet"}, nil)
+	}, nil, []string{"id"}, opts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +58,7 @@ func newEvolveEnv(t *testing.T) *evolveEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := loadtest.TempDir(t)
-	return &evolveEnv{wh: wh, in: in, tbl: tbl, store: checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store")}
+	return tbl
 }
 
 func (e *evolveEnv) write(t *testing.T, name, body string) {
@@ -86,12 +92,7 @@ func (e *evolveEnv) evolveInputs(t *testing.T) {
 
 func expectedLines(t *testing.T, fields []spec.DataField, rows [][]any) []string {
 	t.Helper()
-	lines, err := canon.Rows(fields, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	return lines
+	return loadtest.CanonLines(t, fields, rows)
 }
 
 // TestEvolveAddColumnsReadByJavaAndPypaimon: columns first seen in window 2 are added as nullable
@@ -221,27 +222,11 @@ func writeParquet(t *testing.T, path string, extra string, typ arrow.DataType, v
 	t.Helper()
 	schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
 		{Name: extra, Type: typ, Nullable: true}}, nil)
-	b := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer b.Release()
-	b.Field(0).(*array.Int64Builder).Append(10)
-	b.Field(1).(*array.StringBuilder).Append("ten")
-	vals(b.Field(2))
-	rec := b.NewRecordBatch()
-	defer rec.Release()
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := pqarrow.NewFileWriter(schema, f, nil, pqarrow.DefaultWriterProps())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeRecord(t, path, schema, func(b *array.RecordBuilder) {
+		b.Field(0).(*array.Int64Builder).Append(10)
+		b.Field(1).(*array.StringBuilder).Append("ten")
+		vals(b.Field(2))
+	})
 }
 
 // TestEvolveRefusals: a type change of an existing column, an input lacking a NOT NULL (key)

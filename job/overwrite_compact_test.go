@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,16 +80,7 @@ func newHiddenOwEnv(t *testing.T, fx loadtest.Fixture, mode string) *owEnv {
 		return e
 	}
 	_, newFx := overwriteFixtures(fx)
-	e.newLines = firstRowsOf(t, fx, newFx.Files)
-	if mode == checkpoint.OverwritePartitions {
-		for _, l := range e.oldLines {
-			if !e.touchedOf[partitionOf(t, fx, l)] {
-				e.newLines = append(e.newLines, l)
-			}
-		}
-	}
-	sort.Strings(e.newLines)
-	e.want = e.newLines
+	e.setModel(t, fx, firstRowsOf(t, fx, newFx.Files))
 	return e
 }
 
@@ -199,13 +190,7 @@ func TestOverwriteHiddenLevel0CrashMatrix(t *testing.T) {
 	for _, fx := range hiddenOwFixtures() {
 		for _, mode := range []string{checkpoint.OverwritePartitions, checkpoint.OverwriteTable} {
 			ref := newHiddenOwEnv(t, fx, mode)
-			res, err := Run(context.Background(), ref.owConfig())
-			if err != nil {
-				t.Fatalf("%s %s without crash: %v", fx.Name, mode, err)
-			}
-			if res.Windows < 3 || res.OverwriteSnapshot == 0 {
-				t.Fatalf("%s: %+v: want ≥ 3 windows and an overwrite snapshot", fx.Name, res)
-			}
+			res := ref.runUncrashed(t, fx.Name+" "+mode)
 			ref.checkOverwriteFinished(t)
 			ref.checkMergedOverwrite(t)
 			ref.checkVisibleStates(t)
@@ -229,32 +214,11 @@ func TestOverwriteHiddenLevel0CrashMatrix(t *testing.T) {
 				"before-publish-last": {{PointBeforePublish, w}},
 				"twice":               {{PointInsideCompact, final}, {PointAfterPublish, 2}},
 			}
-			for _, name := range slices.Sorted(func(y func(string) bool) {
-				for k := range crashes {
-					if !y(k) {
-						return
-					}
-				}
-			}) {
+			for _, name := range slices.Sorted(maps.Keys(crashes)) {
 				t.Run(fmt.Sprintf("%s/%s", fx.Name, name), func(t *testing.T) {
 					t.Parallel()
 					e := newHiddenOwEnv(t, fx, mode)
-					cfg := e.owConfig()
-					cfg.Logger = slog.New(slog.DiscardHandler)
-					for _, c := range crashes[name] {
-						var hit atomic.Bool
-						cfg.Hook = e.crashHook(c, &hit)
-						if _, err := e.run(context.Background(), cfg); !hit.Load() || !errors.Is(err, errCrash) {
-							t.Fatalf("crash at %s: hit=%v err=%v", c, hit.Load(), err)
-						}
-						e.checkStaged(t)
-						e.checkVisibleStates(t)
-						e.checkJavaStates(t, java, &javaMu)
-					}
-					cfg.Hook = nil
-					if _, err := e.run(context.Background(), cfg); err != nil {
-						t.Fatalf("resume: %v", err)
-					}
+					e.crashAndResume(t, crashes[name], func() { e.checkJavaStates(t, java, &javaMu) })
 					e.checkOverwriteFinished(t)
 					e.checkMergedOverwrite(t)
 					e.checkVisibleStates(t)
@@ -275,15 +239,7 @@ func TestOverwriteDynamicBucketDeletionVectors(t *testing.T) {
 	var mu sync.Mutex
 	fx := withOptions(dynFixture(), "dyn_dv", map[string]string{"deletion-vectors.enabled": "true"})
 	e := newOwEnv(t, fx, checkpoint.OverwritePartitions)
-	ctx := context.Background()
-	latest, err := e.tbl.Snapshots().Latest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldIndex, err := index.SnapshotEntries(ctx, e.tbl, latest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	oldIndex := latestIndex(t, e.tbl)
 	cfg := e.owConfig()
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	var hit atomic.Bool
@@ -319,14 +275,7 @@ func checkMergedDynamicIndex(t *testing.T, e *owEnv, fx loadtest.Fixture, oldInd
 	t.Helper()
 	ctx := context.Background()
 	checkHashIndexUnique(t, e.tbl, 3)
-	latest, err := e.tbl.Snapshots().Latest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now, err := index.SnapshotEntries(ctx, e.tbl, latest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	now := latestIndex(t, e.tbl)
 	paths := e.tbl.NewPaths()
 	dayOf := func(part []byte) string {
 		dir, err := paths.PartitionDir(part)

@@ -2,13 +2,12 @@ package job
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -30,14 +29,7 @@ type owDynEnv struct {
 func newOwDynEnv(t *testing.T, mode string) *owDynEnv {
 	t.Helper()
 	e := &owDynEnv{owEnv: newOwEnv(t, dynFixture(), mode)}
-	ctx := context.Background()
-	latest, err := e.tbl.Snapshots().Latest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e.oldIndex, err = index.SnapshotEntries(ctx, e.tbl, latest); err != nil {
-		t.Fatal(err)
-	}
+	e.oldIndex = latestIndex(t, e.tbl)
 	if len(e.oldIndex) < 6 {
 		t.Fatalf("old table has %d index files; the fixture should spread 3 partitions over several buckets", len(e.oldIndex))
 	}
@@ -52,14 +44,7 @@ func (e *owDynEnv) checkDynamicIndex(t *testing.T) {
 	t.Helper()
 	ctx := context.Background()
 	checkHashIndexUnique(t, e.tbl, 3-boolInt(e.mode == checkpoint.OverwriteTable))
-	latest, err := e.tbl.Snapshots().Latest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now, err := index.SnapshotEntries(ctx, e.tbl, latest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	now := latestIndex(t, e.tbl)
 	live := map[string]bool{}
 	for _, x := range now {
 		live[x.FileName] = true
@@ -170,16 +155,10 @@ func boolInt(b bool) int {
 func TestOverwriteDynamicBucketCrashMatrix(t *testing.T) {
 	for _, mode := range []string{checkpoint.OverwritePartitions, checkpoint.OverwriteTable} {
 		ref := newOwDynEnv(t, mode)
-		res, err := Run(context.Background(), ref.owConfig())
-		if err != nil {
-			t.Fatalf("%s without crash: %v", mode, err)
-		}
+		res := ref.runUncrashed(t, mode)
 		ref.checkOverwriteFinished(t)
 		ref.checkVisibleStates(t)
 		ref.checkDynamicIndex(t)
-		if res.Windows < 3 || res.OverwriteSnapshot == 0 {
-			t.Fatalf("%+v: want ≥ 3 windows and an overwrite snapshot", res)
-		}
 		w, final := res.Windows, res.Windows+1
 		crashes := map[string][]crashAt{
 			"assigned":            {{PointAssigned, 2}},
@@ -193,37 +172,15 @@ func TestOverwriteDynamicBucketCrashMatrix(t *testing.T) {
 			"twice":               {{PointTaskWritten, 1}, {PointInsideCommit, final}, {PointAfterPublish, 2}},
 		}
 		var oracleOnce sync.Once
-		for _, name := range slices.Sorted(func(y func(string) bool) {
-			for k := range crashes {
-				if !y(k) {
-					return
-				}
-			}
-		}) {
+		for _, name := range slices.Sorted(maps.Keys(crashes)) {
 			t.Run(mode+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				e := newOwDynEnv(t, mode)
-				cfg := e.owConfig()
-				cfg.Logger = slog.New(slog.DiscardHandler)
-				for _, c := range crashes[name] {
-					var hit atomic.Bool
-					cfg.Hook = e.crashHook(c, &hit)
-					if _, err := e.run(context.Background(), cfg); !hit.Load() || !errors.Is(err, errCrash) {
-						t.Fatalf("crash at %s: hit=%v err=%v", c, hit.Load(), err)
-					}
-					e.checkStaged(t)
-					e.checkVisibleStates(t)
-				}
-				cfg.Hook = nil
-				if _, err := e.run(context.Background(), cfg); err != nil {
-					t.Fatalf("resume: %v", err)
-				}
+				cfg := e.crashAndResume(t, crashes[name], nil)
 				e.checkOverwriteFinished(t)
 				e.checkVisibleStates(t)
 				e.checkDynamicIndex(t)
-				if res, err := e.run(context.Background(), cfg); err != nil || !res.AlreadyDone {
-					t.Fatalf("run after the job finished: %+v, %v", res, err)
-				}
+				e.checkAlreadyDone(t, cfg)
 				if name == "snapshot-latest" {
 					oracleOnce.Do(func() { e.checkOracles(t) })
 				}
@@ -238,31 +195,14 @@ func TestOverwriteDynamicBucketCrashMatrix(t *testing.T) {
 // HASH files), and commits a consistent index.
 func TestOverwriteDynamicBucketRecomputeRebuildsIndex(t *testing.T) {
 	e := newOwDynEnv(t, checkpoint.OverwritePartitions)
-	cfg := e.owConfig()
-	cfg.Hook = func(p string, w int64) error {
-		if p == PointBeforeCommit {
-			return errCrash
-		}
-		return nil
-	}
-	if _, err := Run(context.Background(), cfg); !errors.Is(err, errCrash) {
-		t.Fatalf("want the crash before the final commit, got %v", err)
-	}
+	cfg := e.crashBeforeCommit(t)
 	st := e.state(t)
 	if id, why := inconsistentWindow(st, nil); id != 0 {
 		t.Fatalf("freshly staged windows are inconsistent: window %d: %s", id, why)
 	}
 	ws, _ := st.Window(2)
 	at, _ := ws.Attempt(1)
-	paths := e.tbl.NewPaths()
-	for _, m := range at.Results[0].Messages {
-		for _, f := range m.NewFiles {
-			p, _ := paths.DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
-			if err := e.tbl.FS.Delete(context.Background(), p); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	deleteNewFiles(t, e.tbl, at.Results[0].Messages)
 	log := &actionLog{}
 	cfg.Hook, cfg.Logger = nil, slog.New(log)
 	if _, err := Run(context.Background(), cfg); err != nil {

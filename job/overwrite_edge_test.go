@@ -86,12 +86,7 @@ func runBounded(t *testing.T, e *loadEnv, cfg Config) (Result, error) {
 // reports the job done without touching anything.
 func checkEdgeDone(t *testing.T, e *loadEnv, cfg Config, snapshots int, want []string) {
 	t.Helper()
-	st := e.state(t)
-	if _, done := st.Done(); !done {
-		t.Fatal("overwrite job not done")
-	}
-	jr, _ := st.Job()
-	snaps := loadtest.SnapshotsOf(t, e.tbl, jr.CommitUser)
+	st, snaps := e.doneJobSnapshots(t)
 	if len(snaps) != snapshots {
 		t.Fatalf("the job made %d snapshots, want %d", len(snaps), snapshots)
 	}
@@ -123,6 +118,35 @@ func checkEdgeDone(t *testing.T, e *loadEnv, cfg Config, snapshots int, want []s
 	}
 }
 
+// edgeCase is an overwrite in mode of a table holding old, after which the job made snapshots
+// snapshots and the table holds want.
+type edgeCase struct {
+	name      string
+	mode      string
+	old       []loadtest.Row
+	snapshots int
+	want      []loadtest.Row
+}
+
+// runEdgeCases runs each case as a parallel subtest: an overwrite job (named prefix + case name) of
+// the input files newFiles, which must make windows windows (0: any number) and finish as the case
+// says (checkEdgeDone).
+func runEdgeCases(t *testing.T, prefix string, windows int, cases []edgeCase, newFiles ...[]loadtest.Row) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e, cfg := edgeEnv(t, prefix+strings.ReplaceAll(c.name, "-", "_"), c.old, c.mode, newFiles...)
+			if _, err := runBounded(t, e, cfg); err != nil {
+				t.Fatalf("overwrite: %v", err)
+			}
+			if n := len(e.state(t).Windows()); windows > 0 && n != windows {
+				t.Fatalf("%d windows, want one per input file (%d)", n, windows)
+			}
+			checkEdgeDone(t, e, cfg, c.snapshots, linesOf(t, c.want))
+		})
+	}
+}
+
 // linesOf is the canonical table content of rows (inserts only).
 func linesOf(t *testing.T, rows []loadtest.Row) []string {
 	if len(rows) == 0 {
@@ -142,31 +166,12 @@ func linesOf(t *testing.T, rows []loadtest.Row) []string {
 func TestOverwriteMergedAway(t *testing.T) {
 	day1, day2 := edgeRows(spec.RowKindInsert, "2024-01-01", 6), edgeRows(spec.RowKindInsert, "2024-01-02", 4)
 	ins, del := edgeRows(spec.RowKindInsert, "2024-01-02", 5), edgeRows(spec.RowKindDelete, "2024-01-02", 5)
-	cases := []struct {
-		name      string
-		mode      string
-		old       []loadtest.Row
-		snapshots int
-		want      []loadtest.Row
-	}{
+	runEdgeCases(t, "mergedaway_", 2, []edgeCase{
 		{"partition-holds-rows", checkpoint.OverwritePartitions, append(append([]loadtest.Row{}, day1...), day2...), 1, day1},
 		{"partition-empty", checkpoint.OverwritePartitions, day1, 0, day1},
 		{"table-holds-rows", checkpoint.OverwriteTable, append(append([]loadtest.Row{}, day1...), day2...), 1, nil},
 		{"table-empty", checkpoint.OverwriteTable, nil, 0, nil},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			e, cfg := edgeEnv(t, "mergedaway_"+strings.ReplaceAll(c.name, "-", "_"), c.old, c.mode, ins, del)
-			if _, err := runBounded(t, e, cfg); err != nil {
-				t.Fatalf("overwrite: %v", err)
-			}
-			if n := len(e.state(t).Windows()); n != 2 {
-				t.Fatalf("%d windows, want one per input file (2)", n)
-			}
-			checkEdgeDone(t, e, cfg, c.snapshots, linesOf(t, c.want))
-		})
-	}
+	}, ins, del)
 }
 
 // TestOverwriteMergedAwayCrashResume: the run recording an empty merged overwrite (no snapshot)
@@ -202,25 +207,9 @@ func TestOverwriteMergedAwayCrashResume(t *testing.T) {
 // and leaves the table as it was, without a snapshot.
 func TestOverwriteEmptyInput(t *testing.T) {
 	day1 := edgeRows(spec.RowKindInsert, "2024-01-01", 6)
-	cases := []struct {
-		name      string
-		mode      string
-		old       []loadtest.Row
-		snapshots int
-		want      []loadtest.Row
-	}{
+	runEdgeCases(t, "emptyin_", 0, []edgeCase{
 		{"table-holds-rows", checkpoint.OverwriteTable, day1, 1, nil},
 		{"table-empty", checkpoint.OverwriteTable, nil, 0, nil},
 		{"partitions", checkpoint.OverwritePartitions, day1, 0, day1},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			e, cfg := edgeEnv(t, "emptyin_"+strings.ReplaceAll(c.name, "-", "_"), c.old, c.mode, nil, nil)
-			if _, err := runBounded(t, e, cfg); err != nil {
-				t.Fatalf("overwrite: %v", err)
-			}
-			checkEdgeDone(t, e, cfg, c.snapshots, linesOf(t, c.want))
-		})
-	}
+	}, nil, nil)
 }

@@ -3,14 +3,13 @@ package job
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -90,8 +89,15 @@ func newOwEnv(t *testing.T, fx loadtest.Fixture, mode string) *owEnv {
 			e.touchedOf[p] = true
 		}
 	}
+	e.setModel(t, fx, newRows)
+	return e
+}
+
+// setModel sets the table the overwrite must leave (newLines and want): the rows newRows plus, in
+// partitions mode, the old rows of the partitions (of fixture fx) the new input does not touch.
+func (e *owEnv) setModel(t testing.TB, fx loadtest.Fixture, newRows []string) {
 	e.newLines = slices.Clone(newRows)
-	if mode == checkpoint.OverwritePartitions {
+	if e.mode == checkpoint.OverwritePartitions {
 		for _, l := range e.oldLines {
 			if !e.touchedOf[partitionOf(t, fx, l)] {
 				e.newLines = append(e.newLines, l)
@@ -100,7 +106,6 @@ func newOwEnv(t *testing.T, fx loadtest.Fixture, mode string) *owEnv {
 	}
 	sort.Strings(e.newLines)
 	e.want = e.newLines
-	return e
 }
 
 func (e *owEnv) owConfig() Config {
@@ -174,12 +179,7 @@ func mapKeys(ms ...map[string][]string) func(func(string) bool) {
 // table equal to the model.
 func (e *owEnv) checkOverwriteFinished(t testing.TB) {
 	t.Helper()
-	st := e.state(t)
-	if _, done := st.Done(); !done {
-		t.Fatal("overwrite job not done")
-	}
-	jr, _ := st.Job()
-	snaps := loadtest.SnapshotsOf(t, e.tbl, jr.CommitUser)
+	st, snaps := e.doneJobSnapshots(t)
 	if len(snaps) != 1 || snaps[0].CommitKind != spec.CommitKindOverwrite || snaps[0].CommitIdentifier != checkpoint.OverwriteIdentifier(st) {
 		t.Fatalf("the job's user made %d snapshots (want one OVERWRITE with identifier %d)", len(snaps), checkpoint.OverwriteIdentifier(st))
 	}
@@ -236,15 +236,9 @@ func TestOverwriteCrashMatrix(t *testing.T) {
 				continue // unpartitioned: both modes replace everything
 			}
 			ref := newOwEnv(t, fx, mode)
-			res, err := Run(context.Background(), ref.owConfig())
-			if err != nil {
-				t.Fatalf("%s %s without crash: %v", fx.Name, mode, err)
-			}
+			res := ref.runUncrashed(t, fx.Name+" "+mode)
 			ref.checkOverwriteFinished(t)
 			ref.checkVisibleStates(t)
-			if res.Windows < 3 || res.OverwriteSnapshot == 0 {
-				t.Fatalf("%s: %+v: want ≥ 3 windows and an overwrite snapshot", fx.Name, res)
-			}
 			w, final := res.Windows, res.Windows+1
 			crashes := map[string][]crashAt{
 				"planned":             {{PointPlanned, 0}},
@@ -262,36 +256,14 @@ func TestOverwriteCrashMatrix(t *testing.T) {
 				"twice":               {{PointTaskWritten, 1}, {PointInsideCommit, final}, {PointAfterPublish, 2}},
 			}
 			var oracleOnce sync.Once
-			for _, name := range slices.Sorted(func(y func(string) bool) {
-				for k := range crashes {
-					if !y(k) {
-						return
-					}
-				}
-			}) {
+			for _, name := range slices.Sorted(maps.Keys(crashes)) {
 				t.Run(fmt.Sprintf("%s/%s/%s", fx.Name, mode, name), func(t *testing.T) {
 					t.Parallel()
 					e := newOwEnv(t, fx, mode)
-					cfg := e.owConfig()
-					cfg.Logger = slog.New(slog.DiscardHandler)
-					for _, c := range crashes[name] {
-						var hit atomic.Bool
-						cfg.Hook = e.crashHook(c, &hit)
-						if _, err := e.run(context.Background(), cfg); !hit.Load() || !errors.Is(err, errCrash) {
-							t.Fatalf("crash at %s: hit=%v err=%v", c, hit.Load(), err)
-						}
-						e.checkStaged(t)
-						e.checkVisibleStates(t)
-					}
-					cfg.Hook = nil
-					if _, err := e.run(context.Background(), cfg); err != nil {
-						t.Fatalf("resume: %v", err)
-					}
+					cfg := e.crashAndResume(t, crashes[name], nil)
 					e.checkOverwriteFinished(t)
 					e.checkVisibleStates(t)
-					if res, err := e.run(context.Background(), cfg); err != nil || !res.AlreadyDone {
-						t.Fatalf("run after the job finished: %+v, %v", res, err)
-					}
+					e.checkAlreadyDone(t, cfg)
 					if name == "snapshot-latest" {
 						oracleOnce.Do(func() { e.checkOracles(t) })
 					}
@@ -317,31 +289,14 @@ func (e *owEnv) checkOracles(t *testing.T) {
 func TestOverwriteRecomputesWindowWithMissingFiles(t *testing.T) {
 	fx := loadtest.Dedup(5, matrixFiles, matrixRows)
 	e := newOwEnv(t, fx, checkpoint.OverwritePartitions)
-	cfg := e.owConfig()
-	cfg.Hook = func(p string, w int64) error {
-		if p == PointBeforeCommit {
-			return errCrash
-		}
-		return nil
-	}
-	if _, err := Run(context.Background(), cfg); !errors.Is(err, errCrash) {
-		t.Fatalf("want the crash before the final commit, got %v", err)
-	}
+	cfg := e.crashBeforeCommit(t)
 	ws, _ := e.state(t).Window(2)
 	at, _ := ws.Attempt(1)
 	missing, err := (&driver{t: e.tbl}).missingFiles(context.Background(), at.Results[0].Messages)
 	if err != nil || len(missing) != 0 {
 		t.Fatalf("files of window 2 before deletion: missing %v, %v", missing, err)
 	}
-	paths := e.tbl.NewPaths()
-	for _, m := range at.Results[0].Messages {
-		for _, f := range m.NewFiles {
-			p, _ := paths.DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
-			if err := e.tbl.FS.Delete(context.Background(), p); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	deleteNewFiles(t, e.tbl, at.Results[0].Messages)
 	log := &actionLog{}
 	cfg.Hook, cfg.Logger = nil, slog.New(log)
 	if _, err := Run(context.Background(), cfg); err != nil {
@@ -362,16 +317,7 @@ func TestOverwriteRecomputesWindowWithMissingFiles(t *testing.T) {
 func TestOverwriteModeIsPartOfTheJob(t *testing.T) {
 	fx := loadtest.Append(3, 4, 30)
 	e := newOwEnv(t, fx, checkpoint.OverwritePartitions)
-	cfg := e.owConfig()
-	cfg.Hook = func(p string, _ int64) error {
-		if p == PointBeforeCommit {
-			return errCrash
-		}
-		return nil
-	}
-	if _, err := Run(context.Background(), cfg); !errors.Is(err, errCrash) {
-		t.Fatal(err)
-	}
+	cfg := e.crashBeforeCommit(t)
 	cfg.Hook = nil
 	cfg.Overwrite = ""
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "option overwrite") {

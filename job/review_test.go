@@ -171,23 +171,7 @@ func TestReviewBackgroundCompactionAfterForeignSchemaChange(t *testing.T) {
 // two sorted runs, and JSONL input: windows 1 and 2 with the table's columns, window 3 with "score".
 func reviewEvoTable(t *testing.T) (*table.Table, string) {
 	t.Helper()
-	ctx := context.Background()
-	cat := catalog.New(local.New(), loadtest.TempDir(t))
-	s, err := spec.NewSchema([]spec.DataField{
-		{Name: "id", Type: spec.DataType{Root: spec.BigInt}},
-		{Name: "name", Type: spec.DataType{Root: spec.VarChar, Length: spec.MaxLength, Nullable: true}},
-	}, nil, []string{"id"}, map[string]string{"bucket": "1", "file.format": "parquet", "num-sorted-run.compaction-trigger": "1"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := catalog.Identifier{Database: "db", Table: "evo"}
-	if err := cat.CreateTable(ctx, id, s, false); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.LoadTable(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tbl := newEvoTable(t, loadtest.TempDir(t), map[string]string{"bucket": "1", "file.format": "parquet", "num-sorted-run.compaction-trigger": "1"})
 	in := loadtest.TempDir(t)
 	for name, body := range map[string]string{
 		"a1.jsonl": `{"id": 1, "name": "one"}` + "\n",

@@ -35,11 +35,7 @@ compact starts again from a fresh scan (exit code 5 after 3 conflicts).`,
 			if err != nil {
 				return usageError{err}
 			}
-			cat, id, err := tf.open()
-			if err != nil {
-				return err
-			}
-			t, err := cat.LoadTable(ctx, id)
+			_, id, t, err := tf.openTable(ctx)
 			if err != nil {
 				return err
 			}

@@ -44,11 +44,7 @@ If it is interrupted, run it again: it finishes the work.`,
 			case flags.Changed("max-deletes") && maxDeletes < 1:
 				return usageError{fmt.Errorf("--max-deletes %d: use 1 or more", maxDeletes)}
 			}
-			cat, id, err := tf.open()
-			if err != nil {
-				return err
-			}
-			t, err := cat.LoadTable(ctx, id)
+			_, id, t, err := tf.openTable(ctx)
 			if err != nil {
 				return err
 			}

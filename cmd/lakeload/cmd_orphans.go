@@ -37,11 +37,7 @@ elsewhere. Snapshot, schema, hint, tag and consumer files are never deleted.`,
 			if olderThan < 0 {
 				return usageError{fmt.Errorf("--older-than %s: use a duration of 0 or more", olderThan)}
 			}
-			cat, id, err := tf.open()
-			if err != nil {
-				return err
-			}
-			t, err := cat.LoadTable(ctx, id)
+			cat, id, t, err := tf.openTable(ctx)
 			if err != nil {
 				return err
 			}

@@ -27,11 +27,7 @@ func newSnapshotsCommand() *cobra.Command {
 			if output != "jsonl" && output != "table" {
 				return usageError{fmt.Errorf("--output %q: use table or jsonl", output)}
 			}
-			cat, id, err := tf.open()
-			if err != nil {
-				return err
-			}
-			t, err := cat.LoadTable(ctx, id)
+			_, _, t, err := tf.openTable(ctx)
 			if err != nil {
 				return err
 			}

@@ -53,20 +53,9 @@ Primary-key tables need a fixed bucket count (--option bucket=N) to be written b
 			if err != nil {
 				return err
 			}
-			if len(columns) == 0 {
-				return usageError{fmt.Errorf("give at least one --column \"name TYPE\"")}
-			}
-			fields := make([]spec.DataField, 0, len(columns))
-			for _, col := range columns {
-				name, typ, ok := strings.Cut(strings.TrimSpace(col), " ")
-				if !ok {
-					return usageError{fmt.Errorf("--column %q: write it as \"name TYPE\", e.g. \"id BIGINT NOT NULL\"", col)}
-				}
-				t, err := spec.ParseType(strings.TrimSpace(typ))
-				if err != nil {
-					return usageError{fmt.Errorf("--column %q: %w", col, err)}
-				}
-				fields = append(fields, spec.DataField{Name: name, Type: t})
+			fields, err := parseColumnFlags(columns, "id BIGINT NOT NULL")
+			if err != nil {
+				return err
 			}
 			opts := map[string]string{}
 			for _, o := range options {
@@ -120,11 +109,7 @@ func newTableDescribeCommand() *cobra.Command {
 		Example: `  lakeload table describe --warehouse /data/wh --table shop.orders --output json`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cat, id, err := tf.open()
-			if err != nil {
-				return err
-			}
-			t, err := cat.LoadTable(cmd.Context(), id)
+			_, id, t, err := tf.openTable(cmd.Context())
 			if err != nil {
 				return err
 			}

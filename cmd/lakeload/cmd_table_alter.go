@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/lakeload/lakeload/paimon/catalog"
-	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/spf13/cobra"
 )
 
@@ -27,20 +25,13 @@ existing rows read as null. Columns are given as "name TYPE" like 'table create'
 			if err != nil {
 				return err
 			}
-			if len(columns) == 0 {
-				return usageError{fmt.Errorf("give at least one --column \"name TYPE\"")}
+			fields, err := parseColumnFlags(columns, "coupon STRING")
+			if err != nil {
+				return err
 			}
 			var cols []catalog.NewColumn
-			for _, col := range columns {
-				name, typ, ok := strings.Cut(strings.TrimSpace(col), " ")
-				if !ok {
-					return usageError{fmt.Errorf("--column %q: write it as \"name TYPE\", e.g. \"coupon STRING\"", col)}
-				}
-				t, err := spec.ParseType(strings.TrimSpace(typ))
-				if err != nil {
-					return usageError{fmt.Errorf("--column %q: %w", col, err)}
-				}
-				cols = append(cols, catalog.NewColumn{Name: name, Type: t})
+			for _, f := range fields {
+				cols = append(cols, catalog.NewColumn{Name: f.Name, Type: f.Type})
 			}
 			s, err := cat.AddColumns(cmd.Context(), id, cols)
 			if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/oracle"
 	"github.com/lakeload/lakeload/paimon/commit"
@@ -24,23 +23,7 @@ import (
 // (the caller compacts before relying on the rows).
 func compactCommit(t *testing.T, tbl *table.Table, changes []change) {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, write.Options{CompactsBeforePublish: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range changes {
-		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: uuid.NewString(), Identifier: commit.BatchIdentifier, LookupAfter: -1}); err != nil {
-		t.Fatal(err)
-	}
+	writeCommit(t, tbl, write.Options{CompactsBeforePublish: true}, changes)
 }
 
 // runCompaction compacts tbl and checks the snapshot it commits.
@@ -231,14 +214,7 @@ func TestCompactJavaWrittenFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := java.Read(dir, oracle.ReadOpts{})
-			latest, err := tbl.Snapshots().Latest(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			idxBefore, err := index.SnapshotEntries(ctx, tbl, latest)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, idxBefore := liveIndex(t, tbl)
 			if tbl.Options.DeletionVectorsEnabled() && len(idxBefore) == 0 {
 				t.Fatal("the deletion-vector fixture has no deletion vectors to retire")
 			}

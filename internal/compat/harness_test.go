@@ -3,16 +3,17 @@ package compat
 import (
 	"context"
 	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/canon"
-	"github.com/lakeload/lakeload/paimon/catalog"
+	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
 )
@@ -54,24 +55,21 @@ func (d tableDef) schema(t *testing.T) *spec.TableSchema {
 // newTable creates db.name in a fresh warehouse and returns it.
 func newTable(t *testing.T, wh, name string, d tableDef) *table.Table {
 	t.Helper()
-	ctx := context.Background()
-	cat := catalog.New(local.New(), wh)
-	id := catalog.Identifier{Database: "db", Table: name}
-	if err := cat.CreateTable(ctx, id, d.schema(t), false); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.LoadTable(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return newTableOn(t, storage{fs: local.New(), wh: wh}, name, d)
 }
 
 // lakeloadCommit writes changes through lakeload's writer and commits them as one snapshot.
 func lakeloadCommit(t *testing.T, tbl *table.Table, changes []change) int64 {
 	t.Helper()
+	return writeCommit(t, tbl, write.Options{}, changes)
+}
+
+// writeCommit writes changes through a lakeload writer of options o and commits them as one
+// snapshot (a fresh commit user), whose id it returns.
+func writeCommit(t *testing.T, tbl *table.Table, o write.Options, changes []change) int64 {
+	t.Helper()
 	ctx := context.Background()
-	w, err := write.New(ctx, tbl, write.Options{})
+	w, err := write.New(ctx, tbl, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,15 +103,25 @@ func lakeloadRows(t *testing.T, tbl *table.Table, snapshot int64) []string {
 	return lines
 }
 
-// canonLines renders model rows as sorted canonical lines.
-func canonLines(t *testing.T, fields []spec.DataField, rows [][]any) []string {
+// liveIndex returns tbl's latest snapshot and the index files live in it.
+func liveIndex(t *testing.T, tbl *table.Table) (*spec.Snapshot, []manifest.IndexManifestEntry) {
 	t.Helper()
-	lines, err := canon.Rows(fields, rows)
+	ctx := context.Background()
+	latest, err := tbl.Snapshots().Latest(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sort.Strings(lines)
-	return lines
+	es, err := index.SnapshotEntries(ctx, tbl, latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return latest, es
+}
+
+// canonLines renders model rows as sorted canonical lines.
+func canonLines(t *testing.T, fields []spec.DataField, rows [][]any) []string {
+	t.Helper()
+	return loadtest.CanonLines(t, fields, rows)
 }
 
 func tablePath(wh, name string) string { return filepath.Join(wh, "db.db", name) }

@@ -137,15 +137,7 @@ func TestDynamicBucketHashFilesMatchJava(t *testing.T) {
 // hashFiles returns the bytes of the live HASH index files by "partition/bucket".
 func hashFiles(t *testing.T, tbl *table.Table) map[string][]byte {
 	t.Helper()
-	ctx := context.Background()
-	latest, err := tbl.Snapshots().Latest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := index.SnapshotEntries(ctx, tbl, latest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, es := liveIndex(t, tbl)
 	out := map[string][]byte{}
 	for _, e := range es {
 		b, err := os.ReadFile(index.FilePath(tbl, e))
@@ -163,14 +155,7 @@ func hashFiles(t *testing.T, tbl *table.Table) map[string][]byte {
 func checkHashIndex(t *testing.T, tbl *table.Table, m *model) {
 	t.Helper()
 	ctx := context.Background()
-	latest, err := tbl.Snapshots().Latest(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := index.SnapshotEntries(ctx, tbl, latest)
-	if err != nil {
-		t.Fatal(err)
-	}
+	latest, es := liveIndex(t, tbl)
 	owner := map[string]map[int32]int32{} // partition → hash → bucket
 	seen := map[string]bool{}
 	for _, e := range es {

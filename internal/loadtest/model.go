@@ -102,10 +102,5 @@ func addInts(a, b any) any {
 // Canon renders rows of the fixture's table as sorted canonical lines.
 func (f Fixture) Canon(t testing.TB, rows [][]any) []string {
 	t.Helper()
-	lines, err := canon.Rows(f.Schema(t).Fields, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	return lines
+	return CanonLines(t, f.Schema(t).Fields, rows)
 }

@@ -77,28 +77,9 @@ func pyCommand() ([]string, error) {
 		return nil, err
 	}
 	script := filepath.Join(root, "oracle", "py", "paimon_oracle.py")
-	py := os.Getenv("LAKELOAD_PY")
-	if py == "" {
-		home, _ := os.UserHomeDir()
-		cache := os.Getenv("LAKELOAD_CACHE")
-		if cache == "" {
-			cache = filepath.Join(home, ".cache", "lakeload")
-		}
-		for _, c := range []string{
-			filepath.Join(root, ".venv", "bin", "python"),
-			filepath.Join(cache, "venv", "bin", "python"),
-			filepath.Join(home, ".cache", "lakeload-venv", "bin", "python"),
-		} {
-			if _, err := os.Stat(c); err == nil {
-				py = c
-				break
-			}
-		}
-		if py == "" {
-			return nil, errors.New("no python with pypaimon found (.venv, $LAKELOAD_CACHE/venv, ~/.cache/lakeload-venv)")
-		}
-	} else if _, err := exec.LookPath(py); err != nil {
-		return nil, fmt.Errorf("LAKELOAD_PY=%s: %v", py, err)
+	py, err := Python(root)
+	if err != nil {
+		return nil, err
 	}
 	return []string{py, "-u", script}, nil
 }

@@ -69,8 +69,14 @@ func openTable(t testing.TB, dir string) *table.Table {
 // writeRows writes rows (inserts) with a fresh writer and returns the commit messages.
 func writeRows(t testing.TB, tbl *table.Table, rows [][]any) []table.CommitMessage {
 	t.Helper()
+	return writeRowsWith(t, tbl, write.Options{}, rows)
+}
+
+// writeRowsWith writes rows (inserts) with a fresh writer of options o and returns the commit messages.
+func writeRowsWith(t testing.TB, tbl *table.Table, o write.Options, rows [][]any) []table.CommitMessage {
+	t.Helper()
 	ctx := context.Background()
-	w, err := write.New(ctx, tbl, write.Options{})
+	w, err := write.New(ctx, tbl, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/paimon/commit"
-	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
 )
@@ -15,21 +14,7 @@ import (
 // that starts every partition empty.
 func writeOverwriteRows(t *testing.T, tbl *table.Table, rows [][]any) []table.CommitMessage {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, write.Options{Overwrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rows {
-		if err := w.WriteRow(ctx, r, spec.RowKindInsert); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return msgs
+	return writeRowsWith(t, tbl, write.Options{Overwrite: true}, rows)
 }
 
 // TestOverwriteReplacesIndex: an OVERWRITE of one partition of a dynamic-bucket table deletes every

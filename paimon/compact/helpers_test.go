@@ -92,11 +92,12 @@ func (m *model) want() []string {
 	return out
 }
 
-// commitChanges writes changes in one commit (user "loader") and applies them to m.
-func commitChanges(t *testing.T, tbl *table.Table, m *model, cs []change) int64 {
+// writeChanges writes cs with a writer of options o, applies them to m and returns the prepared
+// (uncommitted) commit messages.
+func writeChanges(t *testing.T, tbl *table.Table, m *model, o write.Options, cs []change) []table.CommitMessage {
 	t.Helper()
 	ctx := context.Background()
-	w, err := write.New(ctx, tbl, write.Options{CompactsBeforePublish: true})
+	w, err := write.New(ctx, tbl, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,14 @@ func commitChanges(t *testing.T, tbl *table.Table, m *model, cs []change) int64 
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: "loader", Identifier: commit.BatchIdentifier, LookupAfter: -1})
+	return msgs
+}
+
+// commitChanges writes changes in one commit (user "loader") and applies them to m.
+func commitChanges(t *testing.T, tbl *table.Table, m *model, cs []change) int64 {
+	t.Helper()
+	msgs := writeChanges(t, tbl, m, write.Options{CompactsBeforePublish: true}, cs)
+	res, err := commit.Commit(context.Background(), tbl, msgs, commit.Options{User: "loader", Identifier: commit.BatchIdentifier, LookupAfter: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,22 +18,7 @@ import (
 // stage writes cs as uncommitted level-0 files with sequence numbers from base and applies them to m.
 func stage(t *testing.T, tbl *table.Table, m *model, base int64, cs []change) []table.CommitMessage {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, write.Options{CompactsBeforePublish: true, SequenceBase: &base})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cs {
-		if err := w.WriteRow(ctx, []any{c.id, c.v, c.dt}, c.kind); err != nil {
-			t.Fatal(err)
-		}
-		m.apply(c)
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return msgs
+	return writeChanges(t, tbl, m, write.Options{CompactsBeforePublish: true, SequenceBase: &base}, cs)
 }
 
 // TestMergeFilesOfStagedBatches: three uncommitted batches (keys repeated, deletes for the

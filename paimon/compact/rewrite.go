@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -154,15 +154,9 @@ func deletionVectorIndex(ctx context.Context, t *table.Table, s *spec.Snapshot) 
 	if s.IndexManifest == nil || *s.IndexManifest == "" {
 		return out, nil
 	}
-	path := fileio.Join(t.Path, "manifest", *s.IndexManifest)
-	f, err := t.FS.Open(ctx, path)
+	entries, err := index.ReadManifest(ctx, t, *s.IndexManifest)
 	if err != nil {
-		return nil, fmt.Errorf("open index manifest %s: %w", path, err)
-	}
-	defer f.Close()
-	entries, err := manifest.ReadIndexManifest(f)
-	if err != nil {
-		return nil, fmt.Errorf("index manifest %s: %w", path, err)
+		return nil, err
 	}
 	for _, e := range entries {
 		if e.Kind == manifest.Add && e.IndexType == manifest.IndexTypeDeletionVectors {

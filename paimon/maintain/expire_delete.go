@@ -3,12 +3,12 @@ package maintain
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -185,7 +185,7 @@ func (d *deletion) skippingSet(ctx context.Context, snaps []*spec.Snapshot) (map
 		}
 		if s.IndexManifest != nil && *s.IndexManifest != "" {
 			keep[*s.IndexManifest] = true
-			entries, err := readIndexManifest(ctx, d.t, *s.IndexManifest)
+			entries, err := index.ReadManifest(ctx, d.t, *s.IndexManifest)
 			if err != nil {
 				return nil, err
 			}
@@ -213,7 +213,7 @@ func (d *deletion) cleanUnusedMetadata(ctx context.Context, s *spec.Snapshot, ke
 		}
 	}
 	if s.IndexManifest != nil && *s.IndexManifest != "" {
-		entries, err := readIndexManifest(ctx, d.t, *s.IndexManifest)
+		entries, err := index.ReadManifest(ctx, d.t, *s.IndexManifest)
 		if errors.Is(err, fileio.ErrNotExist) {
 			entries, err = nil, nil // deleted with another snapshot or by an earlier run
 		} else if err != nil {
@@ -266,18 +266,4 @@ func (d *deletion) cleanUnusedManifestList(ctx context.Context, list string, kee
 		return d.delete(ctx, fileio.Join(d.t.Path, "manifest", list), KindManifestList)
 	}
 	return nil
-}
-
-// readIndexManifest reads manifest/<name> as an index manifest.
-func readIndexManifest(ctx context.Context, t *table.Table, name string) ([]manifest.IndexManifestEntry, error) {
-	f, err := t.FS.Open(ctx, fileio.Join(t.Path, "manifest", name))
-	if err != nil {
-		return nil, fmt.Errorf("open index manifest %s: %w", name, err)
-	}
-	defer f.Close()
-	entries, err := manifest.ReadIndexManifest(f)
-	if err != nil {
-		return nil, fmt.Errorf("index manifest %s: %w", name, err)
-	}
-	return entries, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -71,7 +72,7 @@ func (u *usage) addRefs(ctx context.Context, r metaRefs) error {
 	}
 	if r.Index != "" {
 		u.used[r.Index] = true
-		entries, err := readIndexManifest(ctx, u.t, r.Index)
+		entries, err := index.ReadManifest(ctx, u.t, r.Index)
 		if err != nil {
 			return err
 		}

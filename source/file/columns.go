@@ -90,22 +90,17 @@ func parquetArrowSchema(path string, pf *pqfile.Reader, props pqarrow.ArrowReadP
 	return fr, schema, nil
 }
 
-func parquetColumns(path string, f fileio.File) (c *InputColumns, err error) {
-	defer func() {
-		if p := recover(); p != nil { // arrow-go may panic on a corrupt footer
-			c, err = nil, footerError(path, f, fmt.Errorf("decoder failed: %v", p))
-		}
-	}()
-	pf, err := pqfile.NewParquetReader(f)
+func parquetColumns(path string, f fileio.File) (_ *InputColumns, err error) {
+	defer recoverFooter(path, f, &err) // the result stays nil on a panic
+	pf, err := openFooter(path, f)
 	if err != nil {
-		return nil, footerError(path, f, err)
+		return nil, err
 	}
-	// pf.Close would close f, which the caller owns.
 	_, schema, err := parquetArrowSchema(path, pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
 	if err != nil {
 		return nil, err
 	}
-	c = &InputColumns{Format: source.FormatParquet, Arrow: schema}
+	c := &InputColumns{Format: source.FormatParquet, Arrow: schema}
 	for _, fd := range schema.Fields() {
 		t, why := arrowColumnType(fd.Type, true)
 		c.Columns = append(c.Columns, Column{Name: fd.Name, Type: t, Why: why})

@@ -34,28 +34,20 @@ type parquetReader struct {
 
 // footerRows returns the row count in a Parquet file's footer.
 func footerRows(path string, f fileio.File) (n int64, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			n, err = 0, footerError(path, f, fmt.Errorf("decoder failed: %v", p))
-		}
-	}()
-	pf, err := pqfile.NewParquetReader(f)
+	defer recoverFooter(path, f, &err) // n stays 0 on a panic
+	pf, err := openFooter(path, f)
 	if err != nil {
-		return 0, footerError(path, f, err)
+		return 0, err
 	}
-	return pf.NumRows(), nil // pf.Close would close f, which the caller owns
+	return pf.NumRows(), nil
 }
 
 func openParquet(ctx context.Context, split source.Split, f fileio.File, fields []spec.DataField, opts source.MappingOptions, mem memory.Allocator) (pr *parquetReader, err error) {
 	path := split.Path
-	defer func() {
-		if p := recover(); p != nil { // arrow-go may panic on a corrupt footer
-			pr, err = nil, footerError(path, f, fmt.Errorf("decoder failed: %v", p))
-		}
-	}()
-	pf, err := pqfile.NewParquetReader(f)
+	defer recoverFooter(path, f, &err) // pr stays nil on a panic
+	pf, err := openFooter(path, f)
 	if err != nil {
-		return nil, footerError(path, f, err)
+		return nil, err
 	}
 	r := &parquetReader{split: split, f: f, pf: pf, row: split.RowStart, end: pf.NumRows(), skipBad: opts.SkipBadRows}
 	fail := func(err error) (*parquetReader, error) {
