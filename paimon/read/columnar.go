@@ -106,7 +106,7 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 		defer out.Release()
 		first := pos
 		pos += n
-			if deleted != nil {
+		if deleted != nil {
 			kept, err := dropDeleted(out, deleted, first)
 			if err != nil {
 				return fmt.Errorf("data file %s: applying deletion vector: %w", path, err)

@@ -8,4 +8,7 @@
 //   - Overlapping files of a bucket are merged by key with the table's merge function; a section made
 //     of one file without retract rows is read as is.
 //   - Deletion vectors remove rows by position before anything else sees them.
+//   - Records decodes a file that needs no merge (read as is by the rules above, written with the
+//     reading schema, and in a primary-key table known to hold no retract rows) straight into Arrow
+//     batches without system columns; its output equals the row path's (ReadSplit) value for value.
 package read

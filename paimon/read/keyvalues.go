@@ -32,7 +32,9 @@ func (r *Reader) ReadKeyValues(ctx context.Context, s Split, dropRetracts bool, 
 func (r *Reader) mergeSections(ctx context.Context, s Split, dropRetracts bool, emit func(mergetree.KeyValue) error,
 	asIs func(manifest.DataFileMeta, func(mergetree.KeyValue) error) error) error {
 	if asIs == nil {
-		asIs = func(f manifest.DataFileMeta, emit func(mergetree.KeyValue) error) error { return r.files.read(ctx, s, f, emit) }
+		asIs = func(f manifest.DataFileMeta, emit func(mergetree.KeyValue) error) error {
+			return r.files.read(ctx, s, f, emit)
+		}
 	}
 	keyTypes := keyTypesOf(r.schema)
 	ranges := make([]mergetree.FileRange, len(s.Files))

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/read"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// scanBatchRows is the batch size of `scan --output arrow|parquet`.
+const scanBatchRows = 65536
+
+// writeColumnarScan writes the planned rows to w as an Arrow IPC stream (format "arrow") or one
+// Parquet file (format "parquet", zstd, Arrow types of parquet.ArrowType), at most limit rows
+// (0 = all). Rows come from read.Records, so files that need no merge are never turned into rows.
+func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w io.Writer, format string, limit int64) error {
+	var (
+		write  func(arrow.RecordBatch) error
+		finish func() error
+	)
+	switch format {
+	case "arrow":
+		schema, err := parquet.ArrowSchema(plan.Schema.Fields)
+		if err != nil {
+			return err
+		}
+		iw := ipc.NewWriter(w, ipc.WithSchema(schema))
+		write, finish = iw.Write, iw.Close
+	case "parquet":
+		pw, err := parquet.NewWriter(w, plan.Schema.Fields, parquet.WriterOptions{})
+		if err != nil {
+			return err
+		}
+		write = pw.Write
+		finish = func() error { _, err := pw.Close(); return err }
+	default:
+		return fmt.Errorf("--output %q is not a columnar format", format)
+	}
+	var n int64
+	errLimit := errors.New("limit")
+	err := read.Records(ctx, t, plan, scanBatchRows, func(rec arrow.RecordBatch) error {
+		if limit > 0 {
+			if n >= limit {
+				return errLimit
+			}
+			if n+rec.NumRows() > limit {
+				rec = rec.NewSlice(0, limit-n)
+				defer rec.Release()
+			}
+		}
+		n += rec.NumRows()
+		if err := write(rec); err != nil {
+			return fmt.Errorf("writing %s output: %w", format, err)
+		}
+		return nil
+	})
+	if err != nil && err != errLimit {
+		return err
+	}
+	if err := finish(); err != nil {
+		return fmt.Errorf("writing %s output: %w", format, err)
+	}
+	return nil
+}
