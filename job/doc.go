@@ -37,6 +37,6 @@
 //     executor (job/temporal) that runs a task twice cannot change what is committed.
 //
 // Goroutines are started here (tasks, background compaction, bucket flushes through the
-// write.Parallel runner this package passes) and by job/temporal; the packages below start none on
-// their own.
+// write.Runner of Parallel, which `lakeload write` uses too) and by job/temporal; the packages below
+// start none on their own.
 package job

@@ -28,6 +28,10 @@ func (l *lockedWriter) WriteSeq(ctx context.Context, rec arrow.RecordBatch, kind
 // at once, every row goes to one writer per (partition, bucket), and the buckets are flushed in
 // parallel. Sequence numbers come from split positions, so the order in which readers deliver
 // batches does not matter (I4). On error the task's files are deleted: they belong to no commit.
+// Memory is bounded by configuration, not by the window or the input: readers hand each batch to
+// the writer synchronously (no queue, so a reader is at most one batch ahead of the writer), and
+// the writer flushes its buffered rows as level-0 sorted runs whenever they reach the table's
+// write-buffer-size (package write), releasing them.
 func runWindowTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform,
 	ids *idFilter, parallelism int) (TaskOutput, error) {
 	w, err := write.New(ctx, t, writeOptions(in))

@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/google/uuid"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/write"
 	"github.com/lakeload/lakeload/source"
@@ -69,7 +70,7 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 					return err
 				}
 			}
-			msgs, err := w.PrepareWith(ctx, write.Parallel(runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
+			msgs, err := w.PrepareWith(ctx, job.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
 			if err != nil {
 				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err

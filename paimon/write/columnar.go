@@ -15,11 +15,13 @@ import (
 
 // The columnar path keeps written rows as Arrow batches (w.pending) and buffers per bucket only the
 // rows' global indexes into the concatenation of those batches, their kinds and sequence numbers.
-// At flush the batches are concatenated once per column, primary-key buckets fold their keys
-// (deduplicate: the row of highest sequence number per key survives) and each file's columns are
-// taken from the concatenation by index. It serves every table except those whose merge needs the
-// row values (partial-update, aggregation, first-row, sequence.field) or whose row kinds come from
-// a column (rowkind.field); those use the row path (add/flush).
+// At flush primary-key buckets fold their keys (deduplicate: the row of highest sequence number per
+// key survives) and each file's columns are gathered by index straight from the batches (gather.go,
+// no concatenated copy). When the buffered estimate reaches Options.BufferBytes every bucket is
+// flushed as a level-0 sorted run and the batches are released, so memory is bounded by the buffer,
+// not by the window. It serves every table except those whose merge needs the row values
+// (partial-update, aggregation, first-row, sequence.field) or whose row kinds come from a column
+// (rowkind.field); those use the row path (add/flush).
 
 // partState caches one partition's serialized bytes and its bucket buffers, looked up by the
 // partition's BinaryRow bytes without allocating.
@@ -139,20 +141,6 @@ func normalizeColumn(col arrow.Array, f spec.DataField, want arrow.DataType) (ar
 	return bld.NewArray(), nil
 }
 
-// recordSize estimates the buffered size of rec the way rowSize does for Datum rows.
-func recordSize(rec arrow.RecordBatch) int64 {
-	n := rec.NumRows() * int64(16+16*rec.NumCols())
-	for _, c := range rec.Columns() {
-		switch a := c.(type) {
-		case *array.String:
-			n += int64(len(a.ValueBytes()))
-		case *array.Binary:
-			n += int64(len(a.ValueBytes()))
-		}
-	}
-	return n
-}
-
 // route returns the buffer of row r's (partition, bucket), creating it on first use.
 func (w *Writer) route(ctx context.Context, rec arrow.RecordBatch, r int) (*bucketBuffer, error) {
 	w.partBuf.Reset(len(w.partIdx))
@@ -220,34 +208,6 @@ func setFromArrow(bld *binrow.Builder, i int, t spec.DataType, col arrow.Array, 
 		return err
 	}
 	return bld.Set(i, t, v)
-}
-
-// concatPending returns the pending batches as one batch (the caller releases it).
-func (w *Writer) concatPending() (arrow.RecordBatch, error) {
-	if len(w.pending) == 1 {
-		w.pending[0].Retain()
-		return w.pending[0], nil
-	}
-	cols := make([]arrow.Array, len(w.t.Schema.Fields))
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	parts := make([]arrow.Array, len(w.pending))
-	for c := range cols {
-		for i, p := range w.pending {
-			parts[i] = p.Column(c)
-		}
-		col, err := array.Concatenate(parts, memory.DefaultAllocator)
-		if err != nil {
-			return nil, fmt.Errorf("write: concatenate column %s: %w", w.t.Schema.Fields[c].Name, err)
-		}
-		cols[c] = col
-	}
-	return array.NewRecordBatch(w.arrowSchema, cols, w.pendingRows), nil
 }
 
 // releasePending drops the pending batches; every bucket must have been flushed (or discarded).

@@ -8,16 +8,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
-// flushColumnar writes the columnar rows of one bucket (indexes into all, the concatenated pending
+// flushColumnar writes the columnar rows of one bucket (global indexes into all, the pending
 // batches) as level-0 files: primary-key buckets sorted and folded, append buckets in arrival order.
-func (w *Writer) flushColumnar(ctx context.Context, b *bucketBuffer, all arrow.RecordBatch) error {
+func (w *Writer) flushColumnar(ctx context.Context, b *bucketBuffer, all *pendingView) error {
 	sel, seqs, kinds := b.idx, b.seqs, b.kinds
 	b.idx, b.kinds, b.seqs = nil, nil, nil
 	if len(sel) == 0 {
@@ -64,10 +63,10 @@ func (w *Writer) flushColumnar(ctx context.Context, b *bucketBuffer, all arrow.R
 // foldColumnar sorts the bucket's rows by key and keeps one per key (mergetree.Fold with the
 // deduplicate engine, which looks only at keys, sequence numbers and kinds). Sequence numbers of a
 // bucket are unique: Write numbers rows per bucket, WriteSeq callers guarantee it.
-func (w *Writer) foldColumnar(all arrow.RecordBatch, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any, error) {
+func (w *Writer) foldColumnar(all *pendingView, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any, error) {
 	if len(w.keyIdx) == 1 && !w.merge.IgnoreDelete() {
-		if col, ok := all.Column(w.keyIdx[0]).(*array.Int64); ok && col.NullN() == 0 {
-			osel, oseq, okind, keys := dedupInt64(col, sel, seqs, kinds)
+		if vals, ok := int64Keys(all, w.keyIdx[0], sel); ok {
+			osel, oseq, okind, keys := dedupKeys(vals, sel, seqs, kinds)
 			return osel, oseq, okind, keys, nil
 		}
 	}
@@ -78,7 +77,8 @@ func (w *Writer) foldColumnar(all arrow.RecordBatch, sel, seqs []int64, kinds []
 	for i, row := range sel {
 		key := flat[i*len(w.keyIdx) : (i+1)*len(w.keyIdx) : (i+1)*len(w.keyIdx)]
 		for j, p := range w.keyIdx {
-			v, err := parquet.DatumAt(all.Column(p), int(row), fields[p].Type)
+			bi, li := all.locate(row)
+			v, err := parquet.DatumAt(all.column(bi, p), li, fields[p].Type)
 			if err != nil {
 				return nil, nil, nil, nil, fmt.Errorf("key column %s: %w", fields[p].Name, err)
 			}
@@ -106,20 +106,21 @@ func (w *Writer) foldColumnar(all arrow.RecordBatch, sel, seqs []int64, kinds []
 }
 
 // chunkRowsColumnar is chunkRows for rows given by index into all.
-func chunkRowsColumnar(target int64, all arrow.RecordBatch, sel []int64) int {
+func chunkRowsColumnar(target int64, all *pendingView, sel []int64) int {
 	sample := min(len(sel), 256)
 	var bytes int64
-	for _, r := range sel[:sample] {
-		bytes += int64(16 + 16*all.NumCols())
-		for _, c := range all.Columns() {
+	for _, g := range sel[:sample] {
+		bytes += int64(16 + 16*all.numCols())
+		bi, r := all.locate(g)
+		for _, c := range all.recs[bi].Columns() {
 			switch a := c.(type) {
 			case *array.String:
-				if a.IsValid(int(r)) {
-					bytes += int64(a.ValueLen(int(r)))
+				if a.IsValid(r) {
+					bytes += int64(a.ValueLen(r))
 				}
 			case *array.Binary:
-				if a.IsValid(int(r)) {
-					bytes += int64(a.ValueLen(int(r)))
+				if a.IsValid(r) {
+					bytes += int64(a.ValueLen(r))
 				}
 			}
 		}
@@ -131,14 +132,13 @@ func chunkRowsColumnar(target int64, all arrow.RecordBatch, sel []int64) int {
 
 // writeColumns appends the rows sel of all (with their sequence numbers, kinds and, for primary-key
 // tables, keys) as one row group.
-func (f *fileWriter) writeColumns(ctx context.Context, all arrow.RecordBatch, sel, seqs []int64, kinds []spec.RowKind, keys [][]any) error {
+func (f *fileWriter) writeColumns(ctx context.Context, all *pendingView, sel, seqs []int64, kinds []spec.RowKind, keys [][]any) error {
 	n := len(sel)
-	ib := array.NewInt64Builder(memory.DefaultAllocator)
-	ib.AppendValues(sel, nil)
-	indices := ib.NewInt64Array()
-	ib.Release()
-	defer indices.Release()
-	taken := make([]arrow.Array, all.NumCols())
+	var bs, rs []int32
+	if len(all.recs) > 1 {
+		bs, rs = all.locations(sel)
+	}
+	taken := make([]arrow.Array, all.numCols())
 	defer func() {
 		for _, a := range taken {
 			if a != nil {
@@ -147,7 +147,7 @@ func (f *fileWriter) writeColumns(ctx context.Context, all arrow.RecordBatch, se
 		}
 	}()
 	for c := range taken {
-		a, err := compute.TakeArray(ctx, all.Column(c), indices)
+		a, err := all.gather(ctx, c, sel, bs, rs)
 		if err != nil {
 			return fmt.Errorf("data file %s column %s: %w", f.path, f.w.t.Schema.Fields[c].Name, err)
 		}
@@ -199,17 +199,46 @@ func (f *fileWriter) writeColumns(ctx context.Context, all arrow.RecordBatch, se
 	return nil
 }
 
-// dedupInt64 is foldColumnar for one non-null BIGINT key: rows sorted by (key, sequence number), the
-// last row of each key kept, as mergetree.Fold does for the deduplicate engine without ignore-delete.
+// dedupInt64 is foldColumnar for one non-null BIGINT key column holding the rows sel.
 func dedupInt64(col *array.Int64, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any) {
+	vals := col.Int64Values()
+	keys := make([]int64, len(sel))
+	for i, r := range sel {
+		keys[i] = vals[r]
+	}
+	return dedupKeys(keys, sel, seqs, kinds)
+}
+
+// int64Keys returns the values of a non-null BIGINT column at rows sel; ok is false when the column
+// is of another type or holds nulls in some pending batch.
+func int64Keys(all *pendingView, c int, sel []int64) ([]int64, bool) {
+	vals := make([][]int64, len(all.recs))
+	for i, r := range all.recs {
+		col, ok := r.Column(c).(*array.Int64)
+		if !ok || col.NullN() > 0 {
+			return nil, false
+		}
+		vals[i] = col.Int64Values()
+	}
+	out := make([]int64, len(sel))
+	for i, g := range sel {
+		b, r := all.locate(g)
+		out[i] = vals[b][r]
+	}
+	return out, true
+}
+
+// dedupKeys is foldColumnar for one non-null BIGINT key (keyVals[i] is the key of row sel[i]): rows
+// sorted by (key, sequence number), the last row of each key kept, as mergetree.Fold does for the
+// deduplicate engine without ignore-delete.
+func dedupKeys(keyVals, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any) {
 	type entry struct {
 		key, seq int64
 		pos      int
 	}
-	vals := col.Int64Values()
 	es := make([]entry, len(sel))
-	for i, r := range sel {
-		es[i] = entry{vals[r], seqs[i], i}
+	for i := range sel {
+		es[i] = entry{keyVals[i], seqs[i], i}
 	}
 	slices.SortFunc(es, func(a, b entry) int {
 		if c := cmp.Compare(a.key, b.key); c != 0 {

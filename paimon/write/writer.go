@@ -21,8 +21,9 @@ import (
 
 // Options tune a Writer.
 type Options struct {
-	// BufferBytes is the approximate in-memory size of buffered rows that triggers a flush of all
-	// buckets; default: the table's write-buffer-size (256 MiB).
+	// BufferBytes bounds the memory of buffered rows: when it is reached every bucket is flushed as
+	// a level-0 sorted run (several per bucket per commit when a commit holds more rows than fit) and
+	// the buffered batches are released; default: the table's write-buffer-size (256 mb).
 	BufferBytes int64
 	// SequenceBase, when set, is the first sequence number of every bucket written (it must be above
 	// the bucket's live maximum; the loader derives it from its window plan). Nil means "table max + 1".
@@ -98,7 +99,10 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 		o.Now = time.Now
 	}
 	if o.BufferBytes <= 0 {
-		o.BufferBytes = 256 << 20
+		var err error
+		if o.BufferBytes, err = tableBufferBytes(t); err != nil {
+			return nil, err
+		}
 	}
 	w := &Writer{t: t, o: o, paths: t.NewPaths(), buckets: map[bucketKey]*bucketBuffer{}, restored: map[bucketKey]int64{}}
 	w.numBkt = int32(t.Options.Bucket())
@@ -398,14 +402,11 @@ func (w *Writer) flushAllWith(ctx context.Context, run Runner) error {
 		}
 		return keys[i].bucket < keys[j].bucket
 	})
-	var all arrow.RecordBatch
+	var all *pendingView
 	if len(w.pending) > 0 {
-		var err error
-		if all, err = w.concatPending(); err != nil {
-			return err
-		}
-		defer all.Release()
+		all = newPendingView(w.pending)
 		defer w.releasePending()
+		defer all.release()
 	}
 	fns := make([]func() error, 0, len(keys))
 	for _, k := range keys {

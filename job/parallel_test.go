@@ -1,6 +1,7 @@
-package write
+package job
 
 import (
+	"context"
 	"errors"
 	"sync/atomic"
 	"testing"
@@ -26,7 +27,7 @@ func TestParallelRunsAllAndBoundsConcurrency(t *testing.T) {
 			return nil
 		}
 	}
-	if err := Parallel(3)(fns); err != nil {
+	if err := Parallel(context.Background(), 3)(fns); err != nil {
 		t.Fatal(err)
 	}
 	if ran.Load() != 20 || peak.Load() > 3 || peak.Load() < 2 {
@@ -49,7 +50,7 @@ func TestParallelReturnsFirstErrorAndStops(t *testing.T) {
 			return nil
 		}
 	}
-	if err := Parallel(2)(fns); !errors.Is(err, boom) {
+	if err := Parallel(context.Background(), 2)(fns); !errors.Is(err, boom) {
 		t.Fatalf("got %v, want boom", err)
 	}
 	if ran.Load() >= 50 {
