@@ -49,6 +49,9 @@ type TaskEnv struct {
 	Mapping   source.MappingOptions
 	Transform Transform // library users only; must be the driver's (deterministic)
 	IDColumn  string    // row-id mode, as Config.IDColumn
+	// Hook, if set, is called at PointTaskWritten and PointResultStored as Config.Hook is in process
+	// (a worker wires LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT to it); an error fails the try.
+	Hook func(point string, window int64) error
 }
 
 // TaskID is the result name of task n of a window attempt.
@@ -88,6 +91,9 @@ func RunTask(ctx context.Context, env TaskEnv, b TaskBatch, in TaskInput) (int64
 	if err != nil {
 		return 0, err
 	}
+	if err := env.hook(PointTaskWritten, in.Window); err != nil {
+		return 0, err
+	}
 	if err := writeQuarantine(ctx, env.Store, in.Window, in.Attempt, taskID, out.Rejected); err != nil && !errors.Is(err, fileio.ErrExist) {
 		return 0, err
 	}
@@ -99,7 +105,14 @@ func RunTask(ctx context.Context, env TaskEnv, b TaskBatch, in TaskInput) (int64
 	if err != nil {
 		return 0, fmt.Errorf("store result of window %d task %d: %w", in.Window, in.Task, err)
 	}
-	return out.Rows, nil
+	return out.Rows, env.hook(PointResultStored, in.Window)
+}
+
+func (env TaskEnv) hook(point string, w int64) error {
+	if env.Hook == nil {
+		return nil
+	}
+	return env.Hook(point, w)
 }
 
 // storedIDFilter builds the row-id filter of window w from the store: ids published by live

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 
 	"github.com/lakeload/lakeload/job"
@@ -88,9 +89,10 @@ func openTaskEnv(ctx context.Context, ref temporal.JobRef) (job.TaskEnv, error) 
 		return job.TaskEnv{}, err
 	}
 	mapping.SkipBadRows = ref.SkipBadRows
+	hook := faultHook(os.Stderr) // LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT at task-written and result-stored
 	inFS, err := in.fileIO()
 	if err != nil {
 		return job.TaskEnv{}, err
 	}
-	return job.TaskEnv{Table: t, Store: store, Source: file.Source{FS: inFS}, Mapping: mapping, IDColumn: ref.IDColumn}, nil
+	return job.TaskEnv{Table: t, Store: store, Source: file.Source{FS: inFS}, Mapping: mapping, IDColumn: ref.IDColumn, Hook: hook}, nil
 }

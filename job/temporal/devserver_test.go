@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,7 @@ import (
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
 	"github.com/lakeload/lakeload/internal/s3test"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 )
 
@@ -58,6 +60,13 @@ func temporalCLI(t *testing.T) string {
 	}
 	t.Skip(msg)
 	return ""
+}
+
+// paused reports whether the process printed that it paused at a LAKELOAD_PAUSE_AT point.
+func (p proc) paused() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Contains(p.out.Bytes(), []byte("lakeload: paused at"))
 }
 
 // proc is a lakeload child process with its output kept for failure messages.
@@ -110,9 +119,9 @@ func TestDevServerKillNine(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), srv.Env()...)
-	start := func(args ...string) proc {
+	start := func(extraEnv []string, args ...string) proc {
 		p := proc{cmd: exec.Command(lakeload, args...), out: &bytes.Buffer{}, mu: &sync.Mutex{}}
-		p.cmd.Env = env
+		p.cmd.Env = append(slices.Clone(env), extraEnv...)
 		w := lockedWriter{p.out, p.mu}
 		p.cmd.Stdout, p.cmd.Stderr = w, w
 		if err := p.cmd.Start(); err != nil {
@@ -121,8 +130,16 @@ func TestDevServerKillNine(t *testing.T) {
 		return p
 	}
 	queue := "q-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	// Until one is seen and killed, workers pause when a task of window 2 has written its files
+	// (LAKELOAD_PAUSE_AT reaches a worker's tasks): that kill surely hits a running task, however
+	// fast the machine finishes the load, so an activity retry is certain.
+	pausedKilled := false
 	startWorker := func() proc {
-		return start("worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
+		var pause []string
+		if !pausedKilled {
+			pause = []string{"LAKELOAD_PAUSE_AT=" + job.PointTaskWritten + ":2"}
+		}
+		return start(pause, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
 	}
 	workers := []proc{startWorker(), startWorker(), startWorker()}
 	defer func() {
@@ -144,7 +161,7 @@ func TestDevServerKillNine(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the load did not finish in time after %d driver runs", run-1)
 		}
-		d := start(load...)
+		d := start(nil, load...)
 		done := make(chan error, 1)
 		go func() { done <- d.cmd.Wait() }()
 		var err error
@@ -167,6 +184,16 @@ func TestDevServerKillNine(t *testing.T) {
 					}
 					statusSeen = true
 					t.Logf("status while loading:\n%s", out)
+				}
+				for i := range workers {
+					if workers[i].paused() {
+						pausedKilled = true
+						_ = workers[i].cmd.Process.Signal(syscall.SIGKILL)
+						_ = workers[i].cmd.Wait()
+						workers[i] = startWorker()
+						workerKills++
+						busyKills++
+					}
 				}
 				if workerKills+driverKills >= 12 {
 					continue // enough chaos: let the load finish
