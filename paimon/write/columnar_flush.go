@@ -30,34 +30,13 @@ func (w *Writer) flushColumnar(ctx context.Context, b *bucketBuffer, all *pendin
 		}
 	}
 	target := w.t.Options.TargetFileSize(w.merge != nil)
-	chunk := chunkRowsColumnar(target, all, sel)
-	for start := 0; start < len(sel); {
-		f, err := w.newFile(ctx, b, chunk)
-		if err != nil {
-			return err
+	return w.rollFiles(ctx, b, len(sel), chunkRowsColumnar(target, all, sel), target, func(f *fileWriter, start, end int) error {
+		var ks [][]any
+		if keys != nil {
+			ks = keys[start:end]
 		}
-		for start < len(sel) {
-			end := min(start+chunk, len(sel))
-			var ks [][]any
-			if keys != nil {
-				ks = keys[start:end]
-			}
-			if err := f.writeColumns(ctx, all, sel[start:end], seqs[start:end], kinds[start:end], ks); err != nil {
-				f.abort()
-				return err
-			}
-			start = end
-			if f.cw.n >= target {
-				break
-			}
-		}
-		meta, err := f.finish()
-		if err != nil {
-			return err
-		}
-		b.files = append(b.files, meta)
-	}
-	return nil
+		return f.writeColumns(ctx, all, sel[start:end], seqs[start:end], kinds[start:end], ks)
+	})
 }
 
 // foldColumnar sorts the bucket's rows by key and keeps one per key (mergetree.Fold with the

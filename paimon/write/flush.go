@@ -79,15 +79,22 @@ func (w *Writer) flush(ctx context.Context, b *bucketBuffer) error {
 // writeFiles writes records (already sorted and folded for PK tables) into files rolled at target-file-size.
 func (w *Writer) writeFiles(ctx context.Context, b *bucketBuffer, recs []mergetree.KeyValue) error {
 	target := w.t.Options.TargetFileSize(w.merge != nil)
-	chunk := chunkRows(target, recs)
-	for start := 0; start < len(recs); {
+	return w.rollFiles(ctx, b, len(recs), chunkRows(target, recs), target, func(f *fileWriter, start, end int) error {
+		return f.write(recs[start:end])
+	})
+}
+
+// rollFiles writes rows [0, n) of bucket b in row groups of chunk rows (write writes one group),
+// rolling to a new data file once a file reaches target bytes.
+func (w *Writer) rollFiles(ctx context.Context, b *bucketBuffer, n, chunk int, target int64, write func(f *fileWriter, start, end int) error) error {
+	for start := 0; start < n; {
 		f, err := w.newFile(ctx, b, chunk)
 		if err != nil {
 			return err
 		}
-		for start < len(recs) {
-			end := min(start+chunk, len(recs))
-			if err := f.write(recs[start:end]); err != nil {
+		for start < n {
+			end := min(start+chunk, n)
+			if err := write(f, start, end); err != nil {
 				f.abort()
 				return err
 			}
