@@ -32,7 +32,7 @@ type Config struct {
 }
 
 // AllScenarios are the runner's scenarios in run order.
-var AllScenarios = []string{"append", "pk", "load", "resume", "scan", "rss"}
+var AllScenarios = []string{"append", "pk", "load", "resume", "scan", "scan-raw", "rss"}
 
 // AllPeers are the peers the runner can drive.
 var AllPeers = []string{"pypaimon", "ray", "java"}

@@ -8,7 +8,7 @@ import (
 )
 
 // TestRunnerSmoke is the CI-sized run of cmd/benchrun: 100k rows, one round of pk (lakeload, the ceiling and the
-// pypaimon peer when available) and scan, through real child processes (build included: < 60 s on 2 cores). It checks that every tool wrote or
+// pypaimon peer when available), scan (the merge-on-read table of a windowed load) and scan-raw, through real child processes (build included: < 60 s on 2 cores). It checks that every tool wrote or
 // read every row (the runner itself compares the peers' read-back counts) and that the results table holds the
 // ratios; it asserts no timing.
 func TestRunnerSmoke(t *testing.T) {
@@ -22,14 +22,14 @@ func TestRunnerSmoke(t *testing.T) {
 		t.Logf("pypaimon peer skipped: %v", err)
 	}
 	const rows = 100_000
-	rep, err := Run(context.Background(), Config{Rows: rows, Rounds: 1, Scenarios: []string{"pk", "scan"},
+	rep, err := Run(context.Background(), Config{Rows: rows, Rounds: 1, Scenarios: []string{"pk", "scan", "scan-raw"},
 		Peers: peers, Work: t.TempDir(), Dir: ".", Log: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"pk/lakeload", "pk/ceiling", "scan/lakeload"}
+	want := []string{"pk/lakeload", "pk/ceiling", "scan/lakeload", "scan-raw/lakeload"}
 	if len(peers) > 0 {
-		want = append(want, "pk/pypaimon", "scan/pypaimon")
+		want = append(want, "pk/pypaimon", "scan/pypaimon", "scan-raw/pypaimon")
 	}
 	got := map[string]Measure{}
 	for _, m := range rep.Measures {
@@ -41,18 +41,26 @@ func TestRunnerSmoke(t *testing.T) {
 			t.Errorf("no measure %s", k)
 			continue
 		}
-		if m.Elapsed <= 0 || (m.Scenario != "scan" && m.Rows != rows) {
+		if m.Elapsed <= 0 || (!strings.HasPrefix(m.Scenario, "scan") && m.Rows != rows) {
 			t.Errorf("%s: %d rows in %v", k, m.Rows, m.Elapsed)
 		}
 		if m.Tool != "ceiling" && (m.CPU <= 0 || m.MaxRSS <= 0) {
 			t.Errorf("%s: no rusage of the child (cpu %v, rss %d)", k, m.CPU, m.MaxRSS)
 		}
 	}
-	if s := got["scan/lakeload"]; s.Rows <= 0 || s.Rows >= rows {
-		t.Errorf("scan read %d rows of a PK table over %d input rows with updates", s.Rows, rows)
+	for _, k := range []string{"scan/lakeload", "scan-raw/lakeload"} {
+		if s := got[k]; s.Rows <= 0 || s.Rows >= rows {
+			t.Errorf("%s read %d rows of a PK table over %d input rows with updates", k, s.Rows, rows)
+		}
+	}
+	if a, b := got["scan/lakeload"], got["scan-raw/lakeload"]; a.Rows != b.Rows {
+		t.Errorf("the loaded table holds %d rows, the written one %d", a.Rows, b.Rows)
+	}
+	if l := got["scan/lakeload"].Extra; l["max-runs-per-bucket"] < 2 || l["files-per-bucket"] < 2 {
+		t.Errorf("the merge-on-read scan table is not merge-heavy: %v", l)
 	}
 	md := rep.Markdown("test")
-	for _, s := range []string{"## pk", "## scan", "| lakeload | 1 | 100000 |", "## Targets", "PK load ≥ 0.6 of the arrow-go ceiling"} {
+	for _, s := range []string{"## pk", "## scan\n", "## scan-raw", "| lakeload | 1 | 100000 |", "## Targets", "PK load ≥ 0.6 of the arrow-go ceiling"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("results table lacks %q:\n%s", s, md)
 		}
@@ -102,7 +110,7 @@ func TestSummariesAndTargets(t *testing.T) {
 	if x := tg["peak RSS 10M vs 50M rows ≤ 512 MiB, within 10%"]; !x.Known || !x.Met {
 		t.Errorf("rss target: %+v", x)
 	}
-	if x := tg["scan ≥ 3× pypaimon"]; x.Known {
+	if x := tg["scan ≥ 3× pypaimon (loaded PK table, merge-on-read)"]; x.Known {
 		t.Errorf("scan target known without scan measures: %+v", x)
 	}
 }

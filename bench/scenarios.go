@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
 
 // scenario runs one scenario's tools, lakeload first, each once.
@@ -23,8 +20,8 @@ func (r *runner) scenario(ctx context.Context, name string, round int) error {
 		return r.loadScenario(ctx, round)
 	case "resume":
 		return r.resumeScenario(ctx, round)
-	case "scan":
-		return r.scanScenario(ctx, round)
+	case "scan", "scan-raw":
+		return r.scanScenario(ctx, name, round)
 	}
 	return fmt.Errorf("unknown scenario %q", name)
 }
@@ -310,113 +307,6 @@ func (r *runner) resumeScenario(ctx context.Context, round int) error {
 			"window-rows":            float64(r.cfg.Rows) / float64(max(windows, 1)), // windows never split an input row group
 		}})
 	return nil
-}
-
-// scanScenario: lakeload writes the PK table once (untimed here), then lakeload scan --output arrow (an
-// Arrow IPC stream, the work comparable to pypaimon's to_arrow; written to a file whose rows are counted
-// afterwards, untimed), lakeload scan --output jsonl to /dev/null (tool lakeload-jsonl), pypaimon to_arrow
-// and the Java peer's reader each read all of it.
-func (r *runner) scanScenario(ctx context.Context, round int) error {
-	_, wh, err := r.lakeloadWrite(ctx, "scan-setup", "lakeload", round, true)
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(wh)
-	out := filepath.Join(wh, "scan.arrows")
-	c, err := runChild(ctx, []string{"LAKELOAD_BENCH_OUT=" + out}, true, false, 0, "sh", "-c", `exec "$0" "$@" > "$LAKELOAD_BENCH_OUT"`,
-		r.cfg.Lakeload, "scan", "--warehouse", wh, "--table", "db.t", "--output", "arrow")
-	if err != nil {
-		return err
-	}
-	rows, err := arrowStreamRows(out)
-	if err != nil {
-		return fmt.Errorf("lakeload scan --output arrow: %w", err)
-	}
-	os.Remove(out)
-	if rows == 0 {
-		return fmt.Errorf("lakeload scan: %w", errNoRows)
-	}
-	r.add(Measure{Scenario: "scan", Tool: "lakeload", Round: round, Rows: rows, Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU})
-	c, err = runChild(ctx, nil, true, false, 0, r.cfg.Lakeload, "scan", "--warehouse", wh, "--table", "db.t", "--output", "jsonl")
-	if err != nil {
-		return err
-	}
-	if int64(c.NLines) != rows {
-		return fmt.Errorf("lakeload scan --output jsonl printed %d rows, --output arrow %d", c.NLines, rows)
-	}
-	r.add(Measure{Scenario: "scan", Tool: "lakeload-jsonl", Round: round, Rows: rows, Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU})
-	if r.cfg.Baseline != "" {
-		c, err := runChild(ctx, nil, true, false, 0, r.cfg.Baseline, "scan", "--warehouse", wh, "--table", "db.t", "--output", "jsonl")
-		if err != nil {
-			return err
-		}
-		if int64(c.NLines) != rows {
-			return fmt.Errorf("baseline lakeload scan printed %d rows, lakeload %d", c.NLines, rows)
-		}
-		r.add(Measure{Scenario: "scan", Tool: "lakeload-before", Round: round, Rows: rows, Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU})
-	}
-	for _, p := range r.cfg.Peers {
-		switch p {
-		case "pypaimon", "ray": // Ray's read is pypaimon's: one Python reader is enough
-			if p == "ray" {
-				continue
-			}
-			script := filepath.Join(r.cfg.Dir, "py", "pypaimon_scan.py")
-			c, err := runChild(ctx, nil, false, false, 0, r.cfg.Python, "-u", script, wh, "db.t", "1")
-			if err != nil {
-				return err
-			}
-			rep, err := jsonLines(script, c)
-			if err != nil {
-				return err
-			}
-			if len(rep) != 1 || int64(rep[0]["rows"]) != rows {
-				return fmt.Errorf("%s read %v, lakeload scan printed %d rows", script, c.Lines, rows)
-			}
-			r.add(Measure{Scenario: "scan", Tool: "pypaimon", Round: round, Rows: rows,
-				Elapsed: time.Duration(rep[0]["elapsed"] * 1e9), Usage: c.Usage, SpanCPU: time.Duration(rep[0]["cpu"] * 1e9)})
-		case "java":
-			c, err := runChild(ctx, nil, false, false, 0, "java", "-Xmx4g", "-jar", r.cfg.JavaJar, "scan",
-				filepath.Join(wh, "db.db", "t"), "2")
-			if err != nil {
-				return err
-			}
-			rep, err := jsonLines("java peer", c)
-			if err != nil {
-				return err
-			}
-			for i, tool := range []string{"java-cold", "java-warm"} {
-				if len(rep) != 2 || int64(rep[i]["rows"]) != rows {
-					return fmt.Errorf("java peer read %v, lakeload scan printed %d rows", c.Lines, rows)
-				}
-				r.add(Measure{Scenario: "scan", Tool: tool, Round: round, Rows: rows,
-					Elapsed: time.Duration(rep[i]["elapsed"] * 1e9), Usage: c.Usage})
-			}
-		}
-	}
-	return nil
-}
-
-// arrowStreamRows counts the rows of the Arrow IPC stream in file path.
-func arrowStreamRows(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	rd, err := ipc.NewReader(bufio.NewReaderSize(f, 1<<20))
-	if err != nil {
-		return 0, fmt.Errorf("%s is not an Arrow IPC stream: %w", path, err)
-	}
-	defer rd.Release()
-	var n int64
-	for rd.Next() {
-		n += rd.RecordBatch().NumRows()
-	}
-	if err := rd.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return n, nil
 }
 
 // rss: `lakeload load` at default settings on n freshly generated rows (the input is removed afterwards).

@@ -6,34 +6,117 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
+// Runner runs independent functions, possibly concurrently, and returns the first error (the
+// shape of job.Parallel's runner). This package starts no goroutines; a caller that wants splits
+// decoded in parallel passes one.
+type Runner func(fns []func() error) error
+
+// RecordsOptions tune RecordsWith.
+type RecordsOptions struct {
+	// BatchSize is the most rows per batch; <= 0 means 8192.
+	BatchSize int
+	// Parallel, if set, decodes up to Workers splits at a time through it. Batches still reach fn
+	// in plan order, one call at a time: the first split of each group of Workers streams to fn,
+	// the output of the others is held in memory until the whole group is decoded.
+	Parallel Runner
+	// Workers is how many splits are decoded together when Parallel is set (< 2: no parallelism).
+	Workers int
+}
+
 // Records reads every visible row of the planned splits as Arrow record batches of at most
-// batchSize rows, with the plan's schema (Arrow types of parquet.ArrowType). fn owns each batch
-// only during the call; it must Retain it to keep it. Rows come in ReadSplit's order; batch
-// boundaries are not significant.
+// batchSize rows, with the plan's schema (Arrow types of parquet.ArrowType). It is RecordsWith
+// without parallelism.
+func Records(ctx context.Context, t *table.Table, plan *Plan, batchSize int, fn func(arrow.RecordBatch) error) error {
+	return RecordsWith(ctx, t, plan, RecordsOptions{BatchSize: batchSize}, fn)
+}
+
+// RecordsWith reads every visible row of the planned splits as Arrow record batches of at most
+// o.BatchSize rows, with the plan's schema (Arrow types of parquet.ArrowType). fn owns each batch
+// only during the call; it must Retain it to keep it. Rows come in ReadSplit's order (split by
+// split, in plan order); batch boundaries are not significant.
 //
 // Files that need no merge (Java's raw-convertible rule: see columnarOK, rawReadable and
-// mergeSections) are decoded straight into batches, without the system columns; other rows are
-// merged by the row path and re-assembled into batches.
-func Records(ctx context.Context, t *table.Table, plan *Plan, batchSize int, fn func(arrow.RecordBatch) error) error {
-	if batchSize <= 0 {
-		batchSize = 8192
+// mergeSections) are decoded straight into batches, without the system columns. Splits that need
+// merging in deduplicate and first-row tables are merged on Arrow batches (readSplitColumnar);
+// other rows are merged by the row path and re-assembled into batches.
+func RecordsWith(ctx context.Context, t *table.Table, plan *Plan, o RecordsOptions, fn func(arrow.RecordBatch) error) error {
+	if o.BatchSize <= 0 {
+		o.BatchSize = 8192
 	}
 	schema, err := parquet.ArrowSchema(plan.Schema.Fields)
 	if err != nil {
 		return err
 	}
-	r, err := NewReader(t, plan.Schema)
-	if err != nil {
-		return err
+	workers := o.Workers
+	if o.Parallel == nil || workers < 2 || len(plan.Splits) < 2 {
+		r, err := NewReader(t, plan.Schema)
+		if err != nil {
+			return err
+		}
+		ms := r.columnarMergeSpec(schema)
+		for _, s := range plan.Splits {
+			if err := r.splitRecords(ctx, s, ms, schema, o.BatchSize, fn); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	bld := array.NewRecordBuilder(memory.DefaultAllocator, schema)
-	defer bld.Release()
-	fields := plan.Schema.Fields
+	// Splits are decoded workers at a time, each by its own Reader (a Reader is not safe for
+	// concurrent use); all but the group's first into per-split buffers, emitted in plan order
+	// once the group is done (Parallel has returned, so fn is never called concurrently).
+	for lo := 0; lo < len(plan.Splits); lo += workers {
+		group := plan.Splits[lo:min(lo+workers, len(plan.Splits))]
+		bufs := make([][]arrow.RecordBatch, len(group))
+		fns := make([]func() error, len(group))
+		for i, s := range group {
+			fns[i] = func() error {
+				r, err := NewReader(t, plan.Schema)
+				if err != nil {
+					return err
+				}
+				emit := func(rec arrow.RecordBatch) error {
+					rec.Retain()
+					bufs[i] = append(bufs[i], rec)
+					return nil
+				}
+				if i == 0 {
+					// The group's first split streams: nothing precedes it, and no other function
+					// of this group calls fn.
+					emit = fn
+				}
+				return r.splitRecords(ctx, s, r.columnarMergeSpec(schema), schema, o.BatchSize, emit)
+			}
+		}
+		err := o.Parallel(fns)
+		for i, b := range bufs {
+			for _, rec := range b {
+				if err == nil {
+					err = fn(rec)
+				}
+				rec.Release()
+			}
+			bufs[i] = nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitRecords reads split s as Arrow batches of schema sc: through readSplitColumnar when the
+// split can be merged column by column, else through readSplitBatches, whose row-path rows are
+// re-assembled into batches (flushed before every columnar batch and at the end of the split).
+func (r *Reader) splitRecords(ctx context.Context, s Split, ms *colMergeSpec, sc *arrow.Schema, batchSize int, fn func(arrow.RecordBatch) error) error {
+	if r.mergesColumnar(ms, s) {
+		return r.readSplitColumnar(ctx, s, ms, sc, batchSize, fn)
+	}
+	fields := r.schema.Fields
+	var bld *array.RecordBuilder
 	n := 0
 	flush := func() error {
 		if n == 0 {
@@ -45,6 +128,9 @@ func Records(ctx context.Context, t *table.Table, plan *Plan, batchSize int, fn 
 		return fn(rec)
 	}
 	row := func(row []any) error {
+		if bld == nil {
+			bld = array.NewRecordBuilder(memAlloc, sc)
+		}
 		for i, v := range row {
 			if err := parquet.AppendDatum(bld.Field(i), fields[i].Type, v); err != nil {
 				return fmt.Errorf("column %s: %w", fields[i].Name, err)
@@ -62,10 +148,13 @@ func Records(ctx context.Context, t *table.Table, plan *Plan, batchSize int, fn 
 		}
 		return fn(rec)
 	}
-	for _, s := range plan.Splits {
-		if err := r.readSplitBatches(ctx, s, schema, batchSize, row, batch); err != nil {
-			return err
+	defer func() {
+		if bld != nil {
+			bld.Release()
 		}
+	}()
+	if err := r.readSplitBatches(ctx, s, sc, batchSize, row, batch); err != nil {
+		return err
 	}
 	return flush()
 }

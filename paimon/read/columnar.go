@@ -14,6 +14,9 @@ import (
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 )
 
+// memAlloc allocates the arrays the columnar paths build.
+var memAlloc = memory.DefaultAllocator
+
 // forceRowPath makes Records read every file through the row path (tests compare both paths).
 var forceRowPath bool
 
@@ -81,8 +84,13 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 	for i, fd := range fields {
 		names[i] = fd.Name
 	}
+	af, err := openArrowFile(ctx, fr.t.FS, path, f.FileSize, names, int64(batchSize))
+	if err != nil {
+		return err
+	}
+	defer af.Close()
 	var pos int64
-	return forEachBatchSized(ctx, fr.t.FS, path, f.FileSize, names, int64(batchSize), func(rec arrow.RecordBatch) error {
+	batch := func(rec arrow.RecordBatch) error {
 		n := rec.NumRows()
 		if int(rec.NumCols()) != len(fields) {
 			return fmt.Errorf("data file %s: read %d columns, want %d (%v)", path, rec.NumCols(), len(fields), names)
@@ -118,7 +126,13 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 			return nil
 		}
 		return emit(out)
-	})
+	}
+	for af.Next() {
+		if err := batch(af.Batch()); err != nil {
+			return err
+		}
+	}
+	return af.Err()
 }
 
 // conform returns col as an array of Arrow type target (the reading schema's type for Paimon type
@@ -127,11 +141,15 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 // (parquet.DatumAt, then parquet.AppendDatum).
 func conform(col arrow.Array, target arrow.DataType, t spec.DataType) (arrow.Array, error) {
 	if arrow.TypeEqual(col.DataType(), target) {
+		if _, nested := target.(arrow.NestedType); !nested {
+			col.Retain() // no field names to relabel: share the column as is
+			return col, nil
+		}
 		d := relabel(col.Data(), target)
 		defer d.Release()
 		return array.MakeFromData(d), nil
 	}
-	b := array.NewBuilder(memory.DefaultAllocator, target)
+	b := array.NewBuilder(memAlloc, target)
 	defer b.Release()
 	b.Reserve(col.Len())
 	for i := 0; i < col.Len(); i++ {
@@ -218,7 +236,7 @@ func dropDeleted(rec arrow.RecordBatch, deleted dv.DeletionVector, first int64) 
 		for k, r := range runs {
 			parts[k] = array.NewSlice(rec.Column(ci), r[0], r[1])
 		}
-		c, err := array.Concatenate(parts, memory.DefaultAllocator)
+		c, err := array.Concatenate(parts, memAlloc)
 		for _, p := range parts {
 			p.Release()
 		}

@@ -16,12 +16,15 @@ import (
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
+// recordsScan is the scan recordsVia plans (tests of compaction views set AllLevels).
+var recordsScan ScanOptions
+
 // recordsVia reads tbl's latest snapshot with Records (columnar path unless rowPath), returning the
 // batches concatenated into one per column and how many files took the columnar path.
 func recordsVia(t *testing.T, tbl *table.Table, rowPath bool, batchSize int) ([]arrow.Array, *arrow.Schema, int) {
 	t.Helper()
 	ctx := context.Background()
-	plan, err := Scan(ctx, tbl, ScanOptions{})
+	plan, err := Scan(ctx, tbl, recordsScan)
 	if err != nil {
 		t.Fatal(err)
 	}

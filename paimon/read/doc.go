@@ -8,7 +8,14 @@
 //   - Overlapping files of a bucket are merged by key with the table's merge function; a section made
 //     of one file without retract rows is read as is.
 //   - Deletion vectors remove rows by position before anything else sees them.
+//   - The row path streams: a file is decoded one Parquet record batch (8192 rows) at a time, and a
+//     merge holds at most one batch per sorted run of its section, never a whole file.
 //   - Records decodes a file that needs no merge (read as is by the rules above, written with the
 //     reading schema, and in a primary-key table known to hold no retract rows) straight into Arrow
 //     batches without system columns; its output equals the row path's (ReadSplit) value for value.
+//   - Records merges the splits of deduplicate and first-row tables on Arrow batches (typed key
+//     comparators, same order and winners as mergetree.Merge) when every file has the reading
+//     schema and no deletion vector; otherwise the row path merges. Either way the output equals
+//     ReadSplit's. With RecordsOptions.Parallel splits decode concurrently (started by the caller's
+//     Runner; this package starts no goroutines) and batches still come in plan order.
 package read
