@@ -13,6 +13,9 @@
 //     by a full rewrite of every bucket that has level-0 files into the highest level: the output has
 //     one row per key, so no deletion vector is needed, and the bucket's old deletion-vector index files
 //     are retired in the same commit.
+//   - Memory is bounded independently of file sizes: inputs stream through the merge one record
+//     batch per sorted run, the rolling output writer holds one row group, and finished outputs are
+//     remembered by name only (for an abort), so a pass over many buckets keeps no rows.
 //   - MergeFiles merges data files that need not be committed (an overwrite job's staged level-0
 //     files) into one sorted run at a given level and commits nothing; its caller commits the outputs
 //     or deletes them (Merged.Abort).

@@ -23,16 +23,17 @@ func MaxLevel(t *table.Table) (int32, error) {
 
 // Merged is the output of MergeFiles.
 type Merged struct {
-	Files  []manifest.DataFileMeta // the new sorted run, in key order (empty when every key was retracted)
-	writer *write.RunWriter
+	Files []manifest.DataFileMeta // the new sorted run, in key order (empty when every key was retracted)
+	out   outputs
+	t     *table.Table
 }
 
 // Abort deletes the output files; call it only when they are certainly referenced by no snapshot.
 func (m *Merged) Abort(ctx context.Context) error {
-	if m == nil || m.writer == nil {
+	if m == nil || m.t == nil {
 		return nil
 	}
-	return m.writer.Abort(ctx)
+	return deleteOutputs(ctx, m.t, []outputs{m.out})
 }
 
 // MergeFiles merges files — data files of one (partition, bucket) of primary-key table t, not
@@ -53,13 +54,13 @@ func MergeFiles(ctx context.Context, t *table.Table, partition []byte, bucket, t
 	if err != nil {
 		return nil, err
 	}
-	m := &Merged{writer: w}
 	split := read.Split{Partition: partition, Bucket: bucket, TotalBuckets: totalBuckets, Files: files}
 	if err := reader.ReadKeyValues(ctx, split, dropRetracts, func(kv mergetree.KeyValue) error { return w.Add(ctx, kv) }); err != nil {
 		return nil, fmt.Errorf("merge %d files of bucket %d of %s: %w (and removing the outputs: %v)", len(files), bucket, t.Path, err, w.Abort(ctx))
 	}
-	if m.Files, err = w.Close(ctx); err != nil {
-		return nil, fmt.Errorf("merge %d files of bucket %d of %s: %w (and removing the outputs: %v)", len(files), bucket, t.Path, err, w.Abort(ctx))
+	out, err := closeRun(ctx, w)
+	if err != nil {
+		return nil, fmt.Errorf("merge %d files of bucket %d of %s: %w", len(files), bucket, t.Path, err)
 	}
-	return m, nil
+	return &Merged{Files: out, out: outputs{partition: partition, bucket: bucket, files: out}, t: t}, nil
 }

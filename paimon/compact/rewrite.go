@@ -17,24 +17,22 @@ import (
 
 // pass is one scan of the table with the outputs written for it.
 type pass struct {
-	res     Result
-	msgs    []table.CommitMessage
-	writers []*write.RunWriter
+	t    *table.Table
+	res  Result
+	msgs []table.CommitMessage
+	outs []outputs
 }
 
 // abort deletes every output of the pass (its commit certainly did not land).
 func (p *pass) abort(ctx context.Context) error {
-	var errs []error
-	for _, w := range p.writers {
-		errs = append(errs, w.Abort(ctx))
-	}
-	p.writers = nil
-	return errors.Join(errs...)
+	err := deleteOutputs(ctx, p.t, p.outs)
+	p.outs = nil
+	return err
 }
 
 // planAndRewrite scans the latest snapshot, picks a unit per bucket and writes its outputs.
 func planAndRewrite(ctx context.Context, t *table.Table, o Options, s Strategy, filter func([]any) bool) (_ *pass, err error) {
-	p := &pass{}
+	p := &pass{t: t}
 	plan, err := read.Scan(ctx, t, read.ScanOptions{PartitionFilter: filter, AllLevels: true})
 	if err != nil {
 		return nil, err
@@ -125,22 +123,31 @@ func dropRetracts(u Unit, all []manifest.DataFileMeta) bool {
 }
 
 // rewrite merges the unit's files (read path: merge engine, deletion vectors) into one sorted run at
-// the unit's output level.
+// the unit's output level. Records stream from the merge (one record batch per input run) into the
+// rolling writer, which holds at most one row group; a failed rewrite deletes what it wrote.
 func (p *pass) rewrite(ctx context.Context, t *table.Table, o Options, r *read.Reader, split read.Split, u Unit, drop bool) ([]manifest.DataFileMeta, error) {
 	w, err := write.NewRunWriter(t, split.Partition, split.Bucket, u.OutputLevel, o.Now)
 	if err != nil {
 		return nil, err
 	}
-	p.writers = append(p.writers, w)
 	sub := split
 	sub.Files = u.Files()
 	if !t.HasPrimaryKey() {
 		drop = false
 	}
 	if err := r.ReadKeyValues(ctx, sub, drop, func(kv mergetree.KeyValue) error { return w.Add(ctx, kv) }); err != nil {
+		err = fmt.Errorf("compact bucket %d of %s: %w", split.Bucket, t.Path, err)
+		if aerr := w.Abort(ctx); aerr != nil {
+			err = fmt.Errorf("%w (and removing its outputs: %v)", err, aerr)
+		}
+		return nil, err
+	}
+	files, err := closeRun(ctx, w)
+	if err != nil {
 		return nil, fmt.Errorf("compact bucket %d of %s: %w", split.Bucket, t.Path, err)
 	}
-	return w.Close(ctx)
+	p.outs = append(p.outs, outputs{partition: split.Partition, bucket: split.Bucket, files: files})
+	return files, nil
 }
 
 type bucketID struct {

@@ -16,6 +16,14 @@ import (
 
 const batchRows = 8192
 
+// mergeRows is the number of records a merge of one section may hold at once: each of its runs
+// reads batches of mergeRows/runs rows (at least minMergeBatch, at most batchRows), so a section of
+// many runs costs no more memory than one of two.
+const (
+	mergeRows     = 16384
+	minMergeBatch = 1024
+)
+
 // fileReader reads data files into KeyValues whose Value is in the table's current column order.
 type fileReader struct {
 	t       *table.Table
@@ -23,10 +31,17 @@ type fileReader struct {
 	paths   *table.Paths
 	schemas map[int64]*spec.TableSchema
 	keyIdx  []int
+	batch   int64 // rows per Parquet record batch (batchRows)
+	// mergeRows and minBatch size the batches of merged runs (see mergeRows, minMergeBatch).
+	mergeRows, minBatch int64
+	// buffered counts the records currently held by the open runs of merges, peakBuffered its
+	// highest value: the bound on merge memory (runs × batch), checked by tests.
+	buffered, peakBuffered int
 }
 
 func newFileReader(t *table.Table, cur *spec.TableSchema) *fileReader {
-	fr := &fileReader{t: t, cur: cur, paths: t.NewPaths(), schemas: map[int64]*spec.TableSchema{cur.ID: cur}}
+	fr := &fileReader{t: t, cur: cur, paths: t.NewPaths(), schemas: map[int64]*spec.TableSchema{cur.ID: cur},
+		batch: batchRows, mergeRows: mergeRows, minBatch: minMergeBatch}
 	for _, k := range cur.TrimmedPrimaryKeys() {
 		_, pos, _ := cur.Field(k)
 		fr.keyIdx = append(fr.keyIdx, pos)
@@ -75,94 +90,27 @@ func columnPlan(cur, file *spec.TableSchema) ([]column, error) {
 	return out, nil
 }
 
-// read calls fn for every row of file f not removed by its deletion vector.
+// read calls fn for every row of file f not removed by its deletion vector, one batch at a time.
 func (fr *fileReader) read(ctx context.Context, s Split, f manifest.DataFileMeta, fn func(mergetree.KeyValue) error) error {
-	path, err := fr.paths.DataFile(s.Partition, s.Bucket, f.FileName, f.ExternalPath)
+	b, err := fr.open(ctx, s, f, fr.batch)
 	if err != nil {
 		return err
 	}
-	fileSchema, err := fr.schema(ctx, f.SchemaID)
-	if err != nil {
-		return fmt.Errorf("data file %s: %w", path, err)
-	}
-	plan, err := columnPlan(fr.cur, fileSchema)
-	if err != nil {
-		return fmt.Errorf("data file %s: %w", path, err)
-	}
-	var deleted dv.DeletionVector
-	if d, ok := s.Deletions[f.FileName]; ok {
-		if deleted, err = fr.readDV(ctx, d); err != nil {
-			return fmt.Errorf("deletion vector of %s: %w", path, err)
+	defer b.close()
+	var buf []mergetree.KeyValue
+	for {
+		kvs, ok, err := b.next(buf[:0])
+		if err != nil || !ok {
+			return err
 		}
-	}
-	pk := fr.t.HasPrimaryKey()
-	cols := make([]string, 0, len(plan)+2)
-	if pk {
-		cols = append(cols, "_SEQUENCE_NUMBER", "_VALUE_KIND")
-	}
-	for _, c := range plan {
-		if c.name != "" {
-			cols = append(cols, c.name)
-		}
-	}
-	fields := fr.cur.Fields
-	var pos int64
-	return forEachBatch(ctx, fr.t.FS, path, f.FileSize, cols, func(rec arrow.RecordBatch) error {
-		idx := map[string]int{}
-		for i, fd := range rec.Schema().Fields() {
-			idx[fd.Name] = i
-		}
-		n := int(rec.NumRows())
-		for r := 0; r < n; r, pos = r+1, pos+1 {
-			if deleted != nil && deleted.IsDeleted(pos) {
-				continue
-			}
-			kv := mergetree.KeyValue{Value: make([]any, len(fields))}
-			for i, c := range plan {
-				if c.name == "" {
-					continue
-				}
-				ci, ok := idx[c.name]
-				if !ok {
-					return fmt.Errorf("data file %s has no column %s", path, c.name)
-				}
-				v, err := parquet.DatumAt(rec.Column(ci), r, c.fileType)
-				if err != nil {
-					return fmt.Errorf("data file %s row %d column %s: %w", path, pos, c.name, err)
-				}
-				if v != nil && c.cast != nil {
-					if v, err = c.cast(v); err != nil {
-						return fmt.Errorf("data file %s row %d column %s: %w", path, pos, c.name, err)
-					}
-				}
-				kv.Value[i] = v
-			}
-			if pk {
-				seq, ok1 := idx["_SEQUENCE_NUMBER"]
-				kind, ok2 := idx["_VALUE_KIND"]
-				if !ok1 || !ok2 {
-					return fmt.Errorf("data file %s of a primary-key table lacks _SEQUENCE_NUMBER/_VALUE_KIND", path)
-				}
-				sv, err := parquet.DatumAt(rec.Column(seq), r, spec.DataType{Root: spec.BigInt})
-				if err != nil {
-					return err
-				}
-				kd, err := parquet.DatumAt(rec.Column(kind), r, spec.DataType{Root: spec.TinyInt})
-				if err != nil {
-					return err
-				}
-				kv.Seq, kv.Kind = sv.(int64), spec.RowKind(kd.(int8))
-				kv.Key = make([]any, len(fr.keyIdx))
-				for j, p := range fr.keyIdx {
-					kv.Key[j] = kv.Value[p]
-				}
-			}
+		for _, kv := range kvs {
 			if err := fn(kv); err != nil {
 				return err
 			}
 		}
-		return nil
-	})
+		clear(kvs)
+		buf = kvs
+	}
 }
 
 func (fr *fileReader) readDV(ctx context.Context, d DeletionFile) (dv.DeletionVector, error) {
@@ -172,42 +120,6 @@ func (fr *fileReader) readDV(ctx context.Context, d DeletionFile) (dv.DeletionVe
 	}
 	defer f.Close()
 	return dv.ReadDeletionVector(f, d.Meta)
-}
-
-// run returns the records of files (one sorted run, files in key order) as a mergetree.Run.
-// The run is materialised file by file.
-func (fr *fileReader) run(ctx context.Context, s Split, files []manifest.DataFileMeta) (mergetree.Run, error) {
-	return &fileRun{ctx: ctx, fr: fr, s: s, files: files}, nil
-}
-
-type fileRun struct {
-	ctx   context.Context
-	fr    *fileReader
-	s     Split
-	files []manifest.DataFileMeta
-	buf   []mergetree.KeyValue
-	pos   int
-}
-
-func (r *fileRun) Next() (mergetree.KeyValue, bool, error) {
-	for r.pos >= len(r.buf) {
-		if len(r.files) == 0 {
-			return mergetree.KeyValue{}, false, nil
-		}
-		f := r.files[0]
-		r.files = r.files[1:]
-		r.buf, r.pos = r.buf[:0], 0
-		err := r.fr.read(r.ctx, r.s, f, func(kv mergetree.KeyValue) error {
-			r.buf = append(r.buf, kv)
-			return nil
-		})
-		if err != nil {
-			return mergetree.KeyValue{}, false, err
-		}
-	}
-	kv := r.buf[r.pos]
-	r.pos++
-	return kv, true, nil
 }
 
 // forEachBatch reads the given columns of a data file in batches.

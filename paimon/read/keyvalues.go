@@ -56,25 +56,30 @@ func (r *Reader) mergeSections(ctx context.Context, s Split, dropRetracts bool, 
 			}
 			continue
 		}
-		runs := make([]mergetree.Run, len(section))
-		for i, run := range section {
-			files := make([]manifest.DataFileMeta, len(run))
-			for j, fr := range run {
-				files[j] = s.Files[fr.ID]
-			}
-			rr, err := r.files.run(ctx, s, files)
-			if err != nil {
-				return err
-			}
-			runs[i] = rr
-		}
-		merge := mergetree.Merge
-		if !dropRetracts {
-			merge = mergetree.MergeKeepingRetracts
-		}
-		if err := merge(r.merge, runs, emit); err != nil {
+		if err := r.mergeSection(ctx, s, section, dropRetracts, emit); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// mergeSection sort-merges the sorted runs of one section, each read one record batch at a time;
+// together the runs hold about mergeRows records (one batch of at least minMergeBatch rows per run).
+func (r *Reader) mergeSection(ctx context.Context, s Split, section [][]mergetree.FileRange, dropRetracts bool,
+	emit func(mergetree.KeyValue) error) error {
+	runs := make([]mergetree.Run, len(section))
+	for i, run := range section {
+		files := make([]manifest.DataFileMeta, len(run))
+		for j, fr := range run {
+			files[j] = s.Files[fr.ID]
+		}
+		fr := r.files.run(ctx, s, files, len(section))
+		defer fr.Close()
+		runs[i] = fr
+	}
+	merge := mergetree.Merge
+	if !dropRetracts {
+		merge = mergetree.MergeKeepingRetracts
+	}
+	return merge(r.merge, runs, emit)
 }
