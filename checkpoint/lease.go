@@ -59,6 +59,9 @@ type LeaseOptions struct {
 	// OwnerAlive reports whether a holder's process is alive; known=false when it cannot tell
 	// (another host). A holder known to be dead is displaced. Nil: never known.
 	OwnerAlive func(LeaseOwner) (alive, known bool)
+	// Displace, if set, may allow replacing the holder cur by a caller's own rule (a Temporal
+	// driver segment displacing a silent earlier attempt of itself). Nil: no extra rule.
+	Displace func(cur LeaseRecord, now time.Time) bool
 }
 
 // Lease is a held version of the lease.
@@ -171,6 +174,9 @@ func mayTake(cur LeaseRecord, o LeaseOptions, now time.Time) error {
 		if alive, known := o.OwnerAlive(cur.Owner); known && !alive {
 			return nil
 		}
+	}
+	if o.Displace != nil && o.Displace(cur, now) {
+		return nil
 	}
 	age := now.Sub(cur.Heartbeat)
 	stale := o.TTL > 0 && age > o.TTL

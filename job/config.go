@@ -65,6 +65,11 @@ type Config struct {
 	// task-level hook points (PointTaskWritten, PointResultStored) are called in process only.
 	Executor Executor
 
+	// Bound stops the run cleanly between windows (a driver segment, segment.go); zero: run to the end.
+	Bound Bound
+	// Lease replaces the lease identity and takeover rule (lease_policy.go); nil: this process.
+	Lease *LeasePolicy
+
 	Transform        Transform
 	Takeover         bool    // take the lease from a live runner (it must be stopped)
 	RecomputeWindows []int64 // windows rolled back by hand to recompute as new windows

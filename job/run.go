@@ -44,6 +44,8 @@ type Result struct {
 	// OverwriteSnapshot is the OVERWRITE snapshot of an overwrite job (0: none, or nothing replaced).
 	OverwriteSnapshot int64
 	Compactions       int // COMPACT snapshots this run committed (Config.Compaction, compact.go)
+	// Bounded: the run stopped at Config.Bound before the job was done; run again to continue.
+	Bounded bool
 }
 
 // driver holds the state of one run.
@@ -153,7 +155,10 @@ func (d *driver) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := d.load(ctx, remaining, next); err != nil {
+		if err := d.load(ctx, remaining, next); errors.Is(err, errBounded) {
+			d.res.Bounded, d.res.Windows = true, int64(len(d.st.Windows())) // segment.go
+			return nil
+		} else if err != nil {
 			return err
 		}
 		if err := d.finish(ctx); err != nil {
@@ -170,14 +175,10 @@ func (d *driver) run(ctx context.Context) error {
 
 func (d *driver) acquireLease(ctx context.Context) (*checkpoint.Lease, error) {
 	host, _ := os.Hostname()
-	return d.store.AcquireLease(ctx, checkpoint.LeaseOptions{
-		Owner:      checkpoint.LeaseOwner{Host: host, PID: os.Getpid(), Token: uuid.NewString()},
-		Now:        d.cfg.Now,
-		TTL:        time.Minute,
-		Takeover:   d.cfg.Takeover,
-		OwnerAlive: processAlive(host),
-	})
+	return d.store.AcquireLease(ctx, d.leaseOptions(host, uuid.NewString())) // lease_policy.go
 }
+
+func pid() int { return os.Getpid() }
 
 // processAlive tells whether a lease holder on this host is still running.
 func processAlive(host string) func(checkpoint.LeaseOwner) (bool, bool) {
@@ -195,7 +196,7 @@ func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease) (stop func
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(15 * time.Second)
+		tick := time.NewTicker(d.leaseRenewEvery())
 		defer tick.Stop()
 		for {
 			select {
@@ -405,6 +406,9 @@ func (d *driver) reserve(a checkpoint.Assigned) {
 func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 	rowsPerWindow := d.cfg.CommitRows
 	for len(remaining) > 0 {
+		if d.boundReached() {
+			return errBounded
+		}
 		var take []int
 		var rows int64
 		rest := remaining

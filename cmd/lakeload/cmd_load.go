@@ -162,15 +162,17 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				}
 				defer stop()
 			}
-			if temporalF.hostPort != "" {
-				ex, closeClient, err := temporalF.temporalExecutor(ctx, &jf, &in, idColumn, badRows == job.BadRowsQuarantine, logger)
-				if err != nil {
-					return err
+			var res job.Result
+			if temporalF.hostPort != "" && !dryRun {
+				// The driver runs as the job's workflow on the workers; this process follows it (temporal_driver.go).
+				ref, rerr := fullJobRef(&jf, &in, cfg)
+				if rerr != nil {
+					return rerr
 				}
-				defer closeClient()
-				cfg.Executor, cfg.SplitTasks = ex, true // --parallelism tasks per window, each an activity
+				res, err = temporalF.runJobWorkflow(ctx, cfg, ref, stderr)
+			} else {
+				res, err = job.Run(ctx, cfg)
 			}
-			res, err := job.Run(ctx, cfg)
 			if isTerminal(stderr) {
 				fmt.Fprintln(stderr)
 			}
@@ -179,6 +181,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				var ie *job.InputError
 				if errors.As(err, &ie) {
 					err = inputError{err}
+				}
+				if ctx.Err() != nil && temporalF.hostPort != "" && !dryRun {
+					return err // the job goes on in its workflow; the message says so
 				}
 				if ctx.Err() != nil {
 					return fmt.Errorf("interrupted; run the same command again to resume job %s: %w", jf.name, ctx.Err())
@@ -244,7 +249,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 	c.Flags().StringVar(&compaction, "compaction", job.CompactionAuto, "auto: compact the table as the load goes (in the background once a bucket has more sorted runs than num-sorted-run.compaction-trigger; deletion-vector and first-row tables before each window is published); off: never")
 	c.Flags().StringVar(&evolve, "evolve-schema", "", "add-columns: add input columns the table lacks as nullable columns (a new schema) instead of failing")
 	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs (docs/metrics.md)")
-	temporalF.register(c, "run the window tasks on 'lakeload worker' processes through the Temporal frontend at HOST:PORT (docs/scale-out.md)")
+	temporalF.register(c, "run the job on 'lakeload worker' processes through the Temporal frontend at HOST:PORT: its driver as the job's workflow, its window tasks as activities; this process follows it (docs/scale-out.md)")
 	temporalF.registerTiming(c)
 	c.Flags().StringVar(&badRows, "bad-rows", job.BadRowsFail, "a row failing validation: fail (stop the load) or quarantine (leave it out, list it in <checkpoint>/quarantine; see docs/bad-input.md)")
 	return c

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job"
@@ -25,17 +26,18 @@ type windowStatus struct {
 
 // jobStatus is the report of `lakeload status`.
 type jobStatus struct {
-	Job           string         `json:"job"`
-	Table         string         `json:"table"`
-	CommitUser    string         `json:"commitUser"`
-	Done          bool           `json:"done"`
-	Aborted       bool           `json:"aborted,omitempty"`
-	SplitsTotal   int            `json:"splitsTotal"`
-	SplitsDone    int            `json:"splitsDone"`
-	RowsPublished int64          `json:"rowsPublished"`
-	RowsLeft      int64          `json:"rowsLeftEstimate"` // exact for Parquet input, estimated from size for text
-	Windows       []windowStatus `json:"windows"`
-	Lease         *leaseStatus   `json:"lease,omitempty"`
+	Job           string          `json:"job"`
+	Table         string          `json:"table"`
+	CommitUser    string          `json:"commitUser"`
+	Done          bool            `json:"done"`
+	Aborted       bool            `json:"aborted,omitempty"`
+	SplitsTotal   int             `json:"splitsTotal"`
+	SplitsDone    int             `json:"splitsDone"`
+	RowsPublished int64           `json:"rowsPublished"`
+	RowsLeft      int64           `json:"rowsLeftEstimate"` // exact for Parquet input, estimated from size for text
+	Windows       []windowStatus  `json:"windows"`
+	Lease         *leaseStatus    `json:"lease,omitempty"`
+	Temporal      *temporalStatus `json:"temporal,omitempty"` // with --temporal (status_temporal.go)
 	// RowsQuarantined counts rows left out by --bad-rows=quarantine in published windows; their
 	// entries are in QuarantineFiles (the committed attempts' files).
 	RowsQuarantined int64    `json:"rowsQuarantined"`
@@ -138,6 +140,11 @@ func newStatusCommand() *cobra.Command {
 					Released: l.Released, LastError: l.LastError}
 			}
 			out := cmd.OutOrStdout()
+			if temporalF.hostPort != "" {
+				if rep.Temporal, err = temporalF.gatherTemporal(ctx, &jf, st, newLogger(cmd.ErrOrStderr(), "text")); err != nil {
+					return err
+				}
+			}
 			if output == "json" {
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
@@ -175,14 +182,14 @@ func newStatusCommand() *cobra.Command {
 			for _, w := range rep.Windows {
 				fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\n", w.Window, w.State, w.Splits, w.Attempts, w.SnapshotID, w.Rows)
 			}
-			if err := tw.Flush(); err != nil || temporalF.hostPort == "" {
+			if err := tw.Flush(); err != nil || rep.Temporal == nil {
 				return err
 			}
-			return temporalF.printWorkerActivity(ctx, out, st, newLogger(cmd.ErrOrStderr(), "text"))
+			return printTemporal(out, rep.Temporal)
 		},
 	}
 	jf.register(c)
-	temporalF.register(c, "also list the running tasks of the job's windows on this Temporal frontend (HOST:PORT): worker, try, last heartbeat")
+	temporalF.register(c, "also show the job's workflow on this Temporal frontend (HOST:PORT): the worker running its driver segment, and the running tasks of its windows (worker, try, last heartbeat)")
 	c.Flags().StringVar(&output, "output", "table", "output format: table or json")
 	return c
 }
@@ -239,6 +246,7 @@ func newJobCommand() *cobra.Command {
 	var (
 		af       jobFlags
 		takeover bool
+		atf      temporalFlags
 	)
 	abort := &cobra.Command{
 		Use:   "abort",
@@ -263,6 +271,15 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 			if err != nil {
 				return err
 			}
+			if atf.hostPort != "" { // terminate the job's workflow first (temporal_driver.go)
+				ref, err := jobRef(&af, &inputFlags{}, "")
+				if err != nil {
+					return err
+				}
+				if err := atf.abortJobWorkflow(ctx, ref, store, time.Minute, newLogger(cmd.ErrOrStderr(), "text")); err != nil {
+					return err
+				}
+			}
 			if err := job.Abort(ctx, t, store, af.name, takeover); err != nil {
 				return err
 			}
@@ -272,6 +289,7 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 	}
 	af.register(abort)
 	abort.Flags().BoolVar(&takeover, "takeover", false, "abort even if a runner holds the job's lease (stop it first)")
+	atf.register(abort, "first terminate the job's workflow on this Temporal frontend (HOST:PORT; a job run by 'load --temporal'), then abort")
 	c.AddCommand(abort)
 	var jf jobFlags
 	forget := &cobra.Command{

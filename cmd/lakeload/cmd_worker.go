@@ -20,14 +20,15 @@ func newWorkerCommand() *cobra.Command {
 	)
 	c := &cobra.Command{
 		Use:   "worker",
-		Short: "Run load tasks for 'lakeload load --temporal' drivers (scale-out)",
-		Long: `Worker polls a Temporal task queue and runs the write tasks of load jobs whose driver runs with
---temporal on the same queue. A task reads its input splits, writes data files into the job's table and
-stores its result in the job's checkpoint store; the driver commits the window. Every worker must reach
-the warehouse and the checkpoint store (use s3:// locations across machines) and the input files at the
-path the driver was given. Tasks are at-least-once: a task run twice, or a worker killed mid-task, never
-loads a row twice (docs/scale-out.md). Stop a worker with Ctrl-C or SIGTERM; its running tasks are retried
-elsewhere.`,
+		Short: "Run the drivers and tasks of jobs submitted with 'lakeload load --temporal' (scale-out)",
+		Long: `Worker polls a Temporal task queue and runs the jobs submitted with 'lakeload load --temporal' on the
+same queue: their driver segments (recovery, commits, publication: the job's workflow runs the driver in bounded
+segments, each on some worker, up to two per worker on the queue <task-queue>.driver) and their write tasks (read
+input splits, write data files, store the result in the job's checkpoint store). Every worker must reach the
+warehouse and the checkpoint store (use s3:// locations across machines) and the input files at the path the
+submitter was given. Tasks and segments are at-least-once: one run twice, or a worker killed mid-way (even the one
+running the driver), never loads a row twice (docs/scale-out.md). Stop a worker with Ctrl-C or SIGTERM; its
+running tasks and segment are retried elsewhere.`,
 		Example: `  lakeload worker --temporal temporal.internal:7233
   lakeload worker --temporal localhost:7233 --namespace loads --task-queue lakeload-big --concurrency 4`,
 		Args: cobra.NoArgs,
@@ -51,14 +52,14 @@ elsewhere.`,
 				return err
 			}
 			defer c.Close()
-			w := temporal.NewWorker(c, tf.taskQueue, concurrency, &temporal.Activities{Open: openTaskEnv})
+			w := temporal.NewWorker(c, tf.taskQueue, concurrency, &temporal.Activities{Open: openTaskEnv, OpenDriver: driverOpener(logger), Client: c})
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker on task queue %s: %w", tf.taskQueue, err)
 			}
 			logger.Info("worker started", "temporal", tf.hostPort, "namespace", tf.namespace, "task_queue", tf.taskQueue, "concurrency", concurrency)
 			<-ctx.Done()
 			w.Stop()
-			fmt.Fprintln(cmd.ErrOrStderr(), "lakeload: worker stopped; its unfinished tasks run again on other workers")
+			fmt.Fprintln(cmd.ErrOrStderr(), "lakeload: worker stopped; its unfinished tasks and driver segments run again on other workers")
 			return nil
 		},
 	}

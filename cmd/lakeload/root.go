@@ -30,8 +30,8 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
 	})
-	root.AddCommand(newTableCommand(), newWriteCommand(), newLoadCommand(), newStatusCommand(), newJobsCommand(), newJobCommand(),
-		newScanCommand(), newSnapshotsCommand(), newCompactCommand())
+	root.AddCommand(newTableCommand(), withMemoryLimit(newWriteCommand()), withMemoryLimit(newLoadCommand()), newStatusCommand(), newJobsCommand(), newJobCommand(),
+		newScanCommand(), newSnapshotsCommand(), withMemoryLimit(newCompactCommand()))
 	root.AddCommand(newExpireCommand(), newCleanOrphansCommand())
 	root.AddCommand(newWorkerCommand())
 	addBuiltinCommands(root)

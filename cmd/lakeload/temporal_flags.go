@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/job/temporal"
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
@@ -22,6 +21,7 @@ type temporalFlags struct {
 	namespace string
 	taskQueue string
 	timing    temporal.Timing // load only
+	segments  temporal.SegmentOptions
 }
 
 func (f *temporalFlags) register(c *cobra.Command, what string) {
@@ -33,8 +33,11 @@ func (f *temporalFlags) register(c *cobra.Command, what string) {
 // registerTiming adds load's task timing flags.
 func (f *temporalFlags) registerTiming(c *cobra.Command) {
 	c.Flags().DurationVar(&f.timing.TaskTimeout, "task-timeout", time.Hour, "with --temporal: a task try running longer is retried on another worker (the late try is harmless)")
-	c.Flags().DurationVar(&f.timing.HeartbeatTimeout, "heartbeat-timeout", 30*time.Second, "with --temporal: a task try whose worker is silent this long (killed, cut off) is retried")
+	c.Flags().DurationVar(&f.timing.HeartbeatTimeout, "heartbeat-timeout", 30*time.Second, "with --temporal: a task try or driver segment whose worker is silent this long (killed, cut off) is retried on another worker")
 	c.Flags().Int32Var(&f.timing.MaxTries, "task-tries", 10, "with --temporal: tries per task before the load stops (a rerun resumes)")
+	c.Flags().Int64Var(&f.segments.MaxWindows, "segment-windows", 0, "with --temporal: a driver segment (one activity running the driver on a worker) ends after this many windows (0: by --segment-duration only)")
+	c.Flags().DurationVar(&f.segments.MaxDuration, "segment-duration", temporal.DefaultSegmentDuration, "with --temporal: a driver segment ends at the first window boundary after this long; the next segment continues on any worker")
+	c.Flags().IntVar(&f.segments.PerRun, "segments-per-run", temporal.DefaultSegmentsPerRun, "with --temporal: the job workflow continues as new after this many segments (keeps its history small)")
 }
 
 // dial connects to the Temporal frontend; the SDK's log goes to logger at warning level and above.
@@ -58,24 +61,6 @@ type levelFilter struct {
 
 func (l levelFilter) Enabled(ctx context.Context, lv slog.Level) bool {
 	return lv >= l.min && l.Handler.Enabled(ctx, lv)
-}
-
-// temporalExecutor connects to Temporal and returns the executor load uses with --temporal.
-func (f *temporalFlags) temporalExecutor(ctx context.Context, jf *jobFlags, in *inputFlags, idColumn string, skipBadRows bool, logger *slog.Logger) (job.Executor, func(), error) {
-	ref, err := jobRef(jf, in, idColumn)
-	if err != nil {
-		return nil, nil, err
-	}
-	ref.SkipBadRows = skipBadRows
-	if f.timing.TaskTimeout <= 0 || f.timing.HeartbeatTimeout <= 0 || f.timing.MaxTries <= 0 {
-		return nil, nil, usageError{fmt.Errorf("--task-timeout, --heartbeat-timeout and --task-tries must be positive (got %s, %s, %d)",
-			f.timing.TaskTimeout, f.timing.HeartbeatTimeout, f.timing.MaxTries)}
-	}
-	c, err := f.dial(ctx, logger)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &temporal.Executor{Client: c, TaskQueue: f.taskQueue, Ref: ref, Timing: f.timing, Logger: logger}, c.Close, nil
 }
 
 // jobRef describes the job for workers on other machines: local locations become absolute paths

@@ -3,6 +3,7 @@ package temporal
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -71,9 +72,10 @@ func (p proc) paused() bool {
 
 // proc is a lakeload child process with its output kept for failure messages.
 type proc struct {
-	cmd *exec.Cmd
-	out *bytes.Buffer
-	mu  *sync.Mutex
+	exited chan struct{} // closed when a worker process has ended
+	cmd    *exec.Cmd
+	out    *bytes.Buffer
+	mu     *sync.Mutex
 }
 
 // TestDevServerKillNine: one driver (`lakeload load --temporal`) and three `lakeload worker`s on a
@@ -133,28 +135,40 @@ func TestDevServerKillNine(t *testing.T) {
 	// Until one is seen and killed, workers pause when a task of window 2 has written its files
 	// (LAKELOAD_PAUSE_AT reaches a worker's tasks): that kill surely hits a running task, however
 	// fast the machine finishes the load, so an activity retry is certain.
+	// Until one has crashed, workers also crash (SIGKILL themselves) when a driver segment they run
+	// has committed window 3 and not yet recorded it: the retried segment on another worker must
+	// publish that commit, not commit the window again.
 	pausedKilled := false
+	crashes := 0
 	startWorker := func() proc {
-		var pause []string
+		var extra []string
 		if !pausedKilled {
-			pause = []string{"LAKELOAD_PAUSE_AT=" + job.PointTaskWritten + ":2"}
+			extra = append(extra, "LAKELOAD_PAUSE_AT="+job.PointTaskWritten+":2")
 		}
-		return start(pause, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
+		if crashes == 0 {
+			extra = append(extra, "LAKELOAD_CRASH_AT="+job.PointAfterCommit+":3")
+		}
+		p := start(extra, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
+		p.exited = make(chan struct{})
+		go func() { _ = p.cmd.Wait(); close(p.exited) }()
+		return p
 	}
 	workers := []proc{startWorker(), startWorker(), startWorker()}
 	defer func() {
 		for _, w := range workers {
 			_ = w.cmd.Process.Kill()
-			_ = w.cmd.Wait()
+			<-w.exited
 		}
 	}()
 	load := []string{"load", "--warehouse", srv.URI("wh"), "--table", fx.Ident().Database + "." + fx.Ident().Table,
 		"--from", glob, "--op-column", fx.OpColumn, "--job", "scale", "--checkpoint", srv.URI("ckpt", "scale"),
 		"--commit-rows", "1500", "--parallelism", "3", "--temporal", hostPort, "--task-queue", queue,
-		"--heartbeat-timeout", "2s", "--task-timeout", "30s", "--log-format", "json"}
+		"--heartbeat-timeout", "2s", "--task-timeout", "30s", "--log-format", "json",
+		"--segment-windows", "2", "--segments-per-run", "2"} // short segments: they move between workers and continue as new
+	jobID := JobWorkflowID(JobRef{Job: "scale", Warehouse: srv.URI("wh"), Table: load[4], Checkpoint: srv.URI("ckpt", "scale")})
 
 	rng := rand.New(rand.NewPCG(77, 7))
-	driverKills, workerKills := 0, 0
+	driverKills, workerKills, segmentKills := 0, 0, 0
 	statusSeen, ticks, busyKills := false, 0, 0
 	deadline := time.Now().Add(3 * time.Minute)
 	for run := 1; ; run++ {
@@ -172,24 +186,53 @@ func TestDevServerKillNine(t *testing.T) {
 				break chaos
 			case <-time.After(time.Duration(300+rng.IntN(700)) * time.Millisecond):
 				ticks++
-				if !statusSeen && ticks == 3 {
+				if !statusSeen && ticks >= 3 {
 					// lakeload status --temporal lists the running windows' tasks per worker.
 					args := []string{"status", "--warehouse", srv.URI("wh"), "--table", load[4], "--job", "scale",
 						"--checkpoint", srv.URI("ckpt", "scale"), "--temporal", hostPort}
 					st := exec.Command(lakeload, args...)
 					st.Env = env
 					out, err := st.CombinedOutput()
-					if err != nil || !bytes.Contains(out, []byte("LAST HEARTBEAT")) {
+					if err != nil && bytes.Contains(out, []byte("no job scale")) {
+						continue // the first segment has not created the job yet
+					}
+					if err != nil || !bytes.Contains(out, []byte("LAST HEARTBEAT")) || !bytes.Contains(out, []byte("Job workflow: "+jobID)) {
 						t.Fatalf("lakeload status --temporal: %v\n%s", err, out)
 					}
 					statusSeen = true
 					t.Logf("status while loading:\n%s", out)
+					// --output json carries the same facts in its "temporal" section.
+					js := exec.Command(lakeload, append(args, "--output", "json")...)
+					js.Env = env
+					jout, err := js.Output()
+					var rep struct {
+						Temporal *struct {
+							JobWorkflow *struct {
+								ID     string `json:"id"`
+								Status string `json:"status"`
+							} `json:"jobWorkflow"`
+							Windows []struct {
+								Workflow string `json:"workflow"`
+							} `json:"windows"`
+						} `json:"temporal"`
+					}
+					if err != nil || json.Unmarshal(jout, &rep) != nil || rep.Temporal == nil || rep.Temporal.JobWorkflow == nil ||
+						rep.Temporal.JobWorkflow.ID != jobID || rep.Temporal.JobWorkflow.Status == "" {
+						t.Fatalf("lakeload status --temporal --output json: %v\n%s", err, jout)
+					}
 				}
 				for i := range workers {
+					select {
+					case <-workers[i].exited: // crashed at after-commit
+						crashes++
+						workers[i] = startWorker()
+						continue
+					default:
+					}
 					if workers[i].paused() {
 						pausedKilled = true
 						_ = workers[i].cmd.Process.Signal(syscall.SIGKILL)
-						_ = workers[i].cmd.Wait()
+						<-workers[i].exited
 						workers[i] = startWorker()
 						workerKills++
 						busyKills++
@@ -198,11 +241,20 @@ func TestDevServerKillNine(t *testing.T) {
 				if workerKills+driverKills >= 12 {
 					continue // enough chaos: let the load finish
 				}
-				if rng.IntN(3) == 0 {
+				if rng.IntN(3) == 0 { // the `load` follower: the job goes on, a rerun re-attaches
 					_ = d.cmd.Process.Signal(syscall.SIGKILL)
 					driverKills++
 					err = <-done
 					break chaos
+				}
+				if i := driverWorker(ctx, dev.Client(), jobID, workers); i >= 0 && rng.IntN(2) == 0 {
+					// The worker running the driver segment: the segment is retried on another worker.
+					_ = workers[i].cmd.Process.Signal(syscall.SIGKILL)
+					<-workers[i].exited
+					workers[i] = startWorker()
+					workerKills++
+					segmentKills++
+					continue
 				}
 				i := busyWorker(ctx, dev.Client(), workers)
 				if i < 0 {
@@ -211,7 +263,7 @@ func TestDevServerKillNine(t *testing.T) {
 					busyKills++
 				}
 				_ = workers[i].cmd.Process.Signal(syscall.SIGKILL)
-				_ = workers[i].cmd.Wait()
+				<-workers[i].exited
 				workers[i] = startWorker()
 				workerKills++
 			}
@@ -225,7 +277,8 @@ func TestDevServerKillNine(t *testing.T) {
 		}
 		t.Logf("driver run %d ended: %v", run, err)
 	}
-	t.Logf("killed the driver %d times and workers %d times (%d while running a task)", driverKills, workerKills, busyKills)
+	t.Logf("killed the load follower %d times and workers %d times (%d while running a task, %d while running the driver segment); %d crashed after committing window 3",
+		driverKills, workerKills, busyKills, segmentKills, crashes)
 	if driverKills+workerKills == 0 {
 		t.Fatal("nothing was killed: the load finished before the chaos began")
 	}
@@ -256,7 +309,15 @@ func TestDevServerKillNine(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d windows, %d recomputed attempts, %d retried activity tries", len(st.Windows()), recomputed, retries)
+	segRetries, continued := jobWorkflowRuns(ctx, t, dev.Client(), jobID)
+	t.Logf("%d windows, %d recomputed attempts, %d retried task tries, %d retried driver segments, %d continue-as-new",
+		len(st.Windows()), recomputed, retries, segRetries, continued)
+	if continued == 0 {
+		t.Fatal("the job workflow never continued as new")
+	}
+	if crashes == 0 || segRetries == 0 {
+		t.Fatalf("%d workers crashed after committing window 3, %d driver segments retried: want both", crashes, segRetries)
+	}
 	if retries+recomputed == 0 {
 		t.Fatal("no task was retried and no window recomputed: the kills hit no running task")
 	}
@@ -287,6 +348,143 @@ func TestDevServerKillNine(t *testing.T) {
 	if len(perWindow) < 5 {
 		t.Fatalf("%d windows committed; the test needs several", len(perWindow))
 	}
+	checkBadInputKind(t, lakeload, env, hostPort, queue)
+	checkAbort(t, lakeload, env, dev.Client(), hostPort)
+}
+
+// runCLI runs lakeload and returns its exit code and the error line ("lakeload: …") of its stderr.
+func runCLI(t *testing.T, lakeload string, env []string, args ...string) (int, string) {
+	t.Helper()
+	c := exec.Command(lakeload, args...)
+	c.Env = env
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	err := c.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	var msg string
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(l, "lakeload: ") {
+			msg = l
+		}
+	}
+	return c.ProcessState.ExitCode(), strings.ReplaceAll(msg, " (reported by a worker)", "")
+}
+
+// checkAbort: `lakeload job abort --temporal` terminates the job's workflow and aborts the job; the
+// `load --temporal` following it exits 7 (job aborted), as an in-process run of an aborted job does.
+// The job's first window was published in process, which then died (its lease left behind); the
+// workflow runs on a task queue no worker polls, so it is surely still open when abort comes.
+func checkAbort(t *testing.T, lakeload string, env []string, c client.Client, hostPort string) {
+	dir := loadtest.TempDir(t)
+	wh := filepath.Join(dir, "wh")
+	if code, msg := runCLI(t, lakeload, env, "table", "create", "--warehouse", wh, "--table", "db.ab", "--column", "id BIGINT NOT NULL",
+		"--column", "v STRING", "--primary-key", "id", "--option", "bucket=1"); code != 0 {
+		t.Fatalf("table create: exit %d: %s", code, msg)
+	}
+	for i := range 3 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("in%d.csv", i)), []byte(fmt.Sprintf("id,v\n%d,a\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"load", "--warehouse", wh, "--table", "db.ab", "--from", filepath.Join(dir, "*.csv"), "--job", "ab", "--commit-rows", "1"}
+	if code, _ := runCLI(t, lakeload, append(slices.Clone(env), "LAKELOAD_CRASH_AT="+job.PointAssigned+":2"), args...); code != -1 {
+		t.Fatalf("in-process load: exit %d, want it killed at window 2", code)
+	}
+	follow := exec.Command(lakeload, append(args, "--temporal", hostPort, "--task-queue", "nobody-polls-this")...)
+	follow.Env = env
+	var out bytes.Buffer
+	follow.Stdout, follow.Stderr = &out, &out
+	if err := follow.Start(); err != nil {
+		t.Fatal(err)
+	}
+	id := JobWorkflowID(JobRef{Job: "ab", Warehouse: wh, Table: "db.ab"})
+	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := c.DescribeWorkflowExecution(context.Background(), id, ""); err == nil {
+			break
+		} else if time.Since(start) > 20*time.Second {
+			t.Fatalf("the job workflow %s was not started: %v\n%s", id, err, out.String())
+		}
+	}
+	if code, msg := runCLI(t, lakeload, env, "job", "abort", "--warehouse", wh, "--table", "db.ab", "--job", "ab", "--temporal", hostPort); code != 0 {
+		t.Fatalf("job abort --temporal: exit %d: %s", code, msg)
+	}
+	err := follow.Wait()
+	if code := follow.ProcessState.ExitCode(); code != 7 || !strings.Contains(out.String(), "aborted") {
+		t.Fatalf("the follower of the aborted job: %v (exit %d), want exit 7:\n%s", err, code, out.String())
+	}
+	desc, err := c.DescribeWorkflowExecution(context.Background(), id, "")
+	if err != nil || desc.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED {
+		t.Fatalf("job workflow after abort: %v, %v; want terminated", desc.GetWorkflowExecutionInfo().GetStatus(), err)
+	}
+}
+
+// checkBadInputKind: a job failing on bad input inside the job workflow exits as the same job run in
+// process does: exit code 3 and the same message (naming file, row and column) under the job's name.
+func checkBadInputKind(t *testing.T, lakeload string, env []string, hostPort, queue string) {
+	dir := loadtest.TempDir(t)
+	run := func(args ...string) (int, string) { return runCLI(t, lakeload, env, args...) }
+	wh := filepath.Join(dir, "wh")
+	if code, msg := run("table", "create", "--warehouse", wh, "--table", "db.bad", "--column", "id BIGINT NOT NULL", "--column", "v STRING",
+		"--primary-key", "id", "--option", "bucket=1"); code != 0 {
+		t.Fatalf("table create: exit %d: %s", code, msg)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.csv"), []byte("id,v\n1,a\nx,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"load", "--warehouse", wh, "--table", "db.bad", "--from", filepath.Join(dir, "*.csv"), "--job", "bad"}
+	codeIn, msgIn := run(append(args, "--checkpoint", filepath.Join(dir, "c1"))...)
+	codeWf, msgWf := run(append(args, "--checkpoint", filepath.Join(dir, "c2"), "--temporal", hostPort, "--task-queue", queue)...)
+	if codeIn != 3 || codeWf != codeIn || msgWf != msgIn || !strings.Contains(msgIn, "bad.csv") {
+		t.Fatalf("in process: exit %d %q; in the job workflow: exit %d %q; want exit 3 and the same message", codeIn, msgIn, codeWf, msgWf)
+	}
+}
+
+// driverWorker returns the index of the worker running the job workflow's driver segment now, or -1.
+func driverWorker(ctx context.Context, c client.Client, jobID string, workers []proc) int {
+	desc, err := c.DescribeWorkflowExecution(ctx, jobID, "")
+	if err != nil {
+		return -1
+	}
+	for _, p := range desc.GetPendingActivities() {
+		if p.GetState() != enumspb.PENDING_ACTIVITY_STATE_STARTED {
+			continue
+		}
+		pid, _, _ := strings.Cut(p.GetLastWorkerIdentity(), "@")
+		for i, w := range workers {
+			if strconv.Itoa(w.cmd.Process.Pid) == pid {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// jobWorkflowRuns counts, over all runs of the job workflow, the driver-segment tries after the
+// first and the runs that continued as new.
+func jobWorkflowRuns(ctx context.Context, t *testing.T, c client.Client, jobID string) (segRetries, continued int) {
+	list, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: fmt.Sprintf("WorkflowId = '%s'", jobID)})
+	if err != nil {
+		t.Fatalf("list the runs of %s: %v", jobID, err)
+	}
+	for _, ex := range list.GetExecutions() {
+		if ex.GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW {
+			continued++
+		}
+		it := c.GetWorkflowHistory(ctx, jobID, ex.GetExecution().GetRunId(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+		for it.HasNext() {
+			ev, err := it.Next()
+			if err != nil {
+				break
+			}
+			if a := ev.GetActivityTaskStartedEventAttributes(); a != nil && a.GetAttempt() > 1 {
+				segRetries++
+			}
+		}
+	}
+	return segRetries, continued
 }
 
 // busyWorker returns the index of a worker running a task now (from the pending activities of the

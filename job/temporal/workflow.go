@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -35,6 +36,18 @@ type JobRef struct {
 	TimeZone    string `json:"timeZone,omitempty"`
 	IDColumn    string `json:"idColumn,omitempty"`
 	SkipBadRows bool   `json:"skipBadRows,omitempty"` // --bad-rows=quarantine: workers leave bad rows out and list them
+
+	// Driver options (the job workflow's segments build job.Config from them; see DriverOpener).
+	Format           string        `json:"format,omitempty"`
+	CommitRows       int64         `json:"commitRows,omitempty"`
+	CommitEvery      time.Duration `json:"commitEvery,omitempty"`
+	Parallelism      int           `json:"parallelism,omitempty"` // tasks per window
+	Compaction       string        `json:"compaction,omitempty"`
+	Overwrite        string        `json:"overwrite,omitempty"`
+	Incremental      bool          `json:"incremental,omitempty"`
+	EvolveSchema     string        `json:"evolveSchema,omitempty"`
+	RecomputeWindows []int64       `json:"recomputeWindows,omitempty"`
+	Takeover         bool          `json:"takeover,omitempty"` // the first segment's first try may displace any lease holder
 }
 
 // Timing bounds the activities of a window's tasks.
@@ -111,8 +124,16 @@ type Opener func(ctx context.Context, ref JobRef) (job.TaskEnv, error)
 // Activities holds the worker side: the activity that runs one task.
 type Activities struct {
 	Open Opener
-	// HeartbeatEvery is the heartbeat period of a running task (default: a third of its heartbeat timeout).
+	// HeartbeatEvery is the heartbeat period of a running task or segment (default: a third of its
+	// heartbeat timeout).
 	HeartbeatEvery time.Duration
+	// OpenDriver builds a job's Config for a driver segment (DriveSegment); nil: this worker runs no segments.
+	OpenDriver DriverOpener
+	// Client starts the window workflows of the segments this worker drives.
+	Client client.Client
+	// NewExecutor overrides the executor of a segment's window tasks (tests); nil: an Executor on Client
+	// and the segment's task queue.
+	NewExecutor func(in SegmentInput, taskQueue string) job.Executor
 }
 
 // RunTask is the activity: it opens the job's environment and runs job.RunTask while heartbeating.
@@ -129,25 +150,9 @@ func (a *Activities) RunTask(ctx context.Context, in TaskActivityInput) (int64, 
 			every = info.HeartbeatTimeout / 3
 		}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				activity.RecordHeartbeat(ctx, in.Task.Task)
-			}
-		}
-	}()
+	stop := heartbeat(ctx, every, in.Task.Task)
 	n, err := job.RunTask(ctx, env, in.Batch, in.Task)
-	cancel()
-	<-stopped
+	stop()
 	var ie *job.InputError
 	if errors.As(err, &ie) {
 		return 0, temporal.NewNonRetryableApplicationError(err.Error(), inputErrorType, err)

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"time"
+
+	"go.temporal.io/api/serviceerror"
+	sdktemporal "go.temporal.io/sdk/temporal"
+
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/temporal"
+	"github.com/lakeload/lakeload/metrics"
+)
+
+// driverOpener builds a job's Config on a worker for a driver segment (temporal.DriveSegment):
+// the same options `load` sets, read from the JobRef. Progress goes to the worker's log.
+func driverOpener(logger *slog.Logger) temporal.DriverOpener {
+	return func(ctx context.Context, ref temporal.JobRef) (job.Config, error) {
+		jf := jobFlags{tableFlags: tableFlags{warehouse: ref.Warehouse, table: ref.Table}, name: ref.Job, checkpoint: ref.Checkpoint}
+		cat, id, err := jf.open()
+		if err != nil {
+			return job.Config{}, err
+		}
+		store, err := jf.store(cat, id)
+		if err != nil {
+			return job.Config{}, err
+		}
+		t, err := cat.LoadTable(ctx, id)
+		if err != nil {
+			return job.Config{}, err
+		}
+		in := inputFlags{from: ref.From, format: ref.Format, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone}
+		mapping, err := in.mapping()
+		if err != nil {
+			return job.Config{}, err
+		}
+		inFS, err := in.fileIO()
+		if err != nil {
+			return job.Config{}, err
+		}
+		badRows := job.BadRowsFail
+		if ref.SkipBadRows {
+			badRows = job.BadRowsQuarantine
+		}
+		log := logger.With("job", ref.Job, "table", ref.Table)
+		cfg := job.Config{Name: ref.Job, Table: t, InputFS: inFS, From: ref.From, Format: ref.Format, Store: store, Mapping: mapping,
+			IDColumn: ref.IDColumn, BadRows: badRows, CommitRows: ref.CommitRows, CommitEvery: ref.CommitEvery, Parallelism: ref.Parallelism,
+			RecomputeWindows: ref.RecomputeWindows, Logger: log, Hook: faultHook(os.Stderr), Progress: progressReporter(io.Discard, log)}
+		cfg.Overwrite, cfg.Incremental, cfg.EvolveSchema, cfg.Compaction = ref.Overwrite, ref.Incremental, ref.EvolveSchema, ref.Compaction
+		cfg.SeqReservations = seqReservationsDir(cat, id)
+		return cfg, nil
+	}
+}
+
+// fullJobRef describes the job of cfg (as load built it) for the job workflow: locations made
+// absolute (jobRef) and every option job.Config takes from the command line.
+func fullJobRef(jf *jobFlags, in *inputFlags, cfg job.Config) (temporal.JobRef, error) {
+	ref, err := jobRef(jf, in, cfg.IDColumn)
+	if err != nil {
+		return ref, err
+	}
+	ref.SkipBadRows = cfg.BadRows == job.BadRowsQuarantine
+	ref.Format, ref.CommitRows, ref.CommitEvery, ref.Parallelism = cfg.Format, cfg.CommitRows, cfg.CommitEvery, cfg.Parallelism
+	ref.Compaction, ref.Overwrite, ref.Incremental, ref.EvolveSchema = cfg.Compaction, cfg.Overwrite, cfg.Incremental, cfg.EvolveSchema
+	ref.RecomputeWindows, ref.Takeover = slices.Clone(cfg.RecomputeWindows), cfg.Takeover
+	return ref, nil
+}
+
+// runJobWorkflow submits (or attaches to) the job's workflow and follows it until it ends: progress
+// and metrics come from the checkpoint store, polled every second; the result and error are the
+// driver's, as job.Run gives them in process. Interrupting it stops following, not the job.
+func (f *temporalFlags) runJobWorkflow(ctx context.Context, cfg job.Config, ref temporal.JobRef, stderr io.Writer) (job.Result, error) {
+	if err := f.checkTiming(); err != nil {
+		return job.Result{}, err
+	}
+	c, err := f.dial(ctx, cfg.Logger)
+	if err != nil {
+		return job.Result{}, err
+	}
+	defer c.Close()
+	fol := follower{cfg: cfg, started: time.Now()}
+	fol.baseline(ctx) // metrics and the rate count what is published from now on
+	run, err := temporal.StartJob(ctx, c, f.taskQueue, temporal.JobInput{Ref: ref, Timing: f.timing, Segments: f.segments})
+	if err != nil {
+		return job.Result{}, err
+	}
+	id := temporal.JobWorkflowID(ref)
+	cfg.Logger.Info("following the job workflow", "workflow", id, "run", run.GetRunID(), "task_queue", f.taskQueue)
+	p, err := temporal.WaitJob(ctx, run, time.Second, func() { fol.poll(ctx) })
+	if ctx.Err() != nil {
+		return p.Result, fmt.Errorf("stopped following; job %s goes on in workflow %s on the workers: run the same command to follow it again, "+
+			"'lakeload job abort --temporal %s' to stop it: %w", cfg.Name, id, f.hostPort, ctx.Err())
+	}
+	fol.poll(ctx) // the final state: progress and metrics of every published window
+	var term *sdktemporal.TerminatedError
+	if errors.As(err, &term) {
+		err = fmt.Errorf("the job's workflow %s was terminated (by 'lakeload job abort --temporal' or an operator): %w", id, err)
+		// `job abort --temporal` terminates first, then records the abort once the segment let go of
+		// the lease: give it a moment, so the follower reports the abort (exit 7) rather than a failure.
+		for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait) && ctx.Err() == nil; time.Sleep(250 * time.Millisecond) {
+			if st, lerr := cfg.Store.Load(ctx); lerr == nil {
+				if dr, done := st.Done(); done && dr.Aborted {
+					err = fmt.Errorf("%w: %w", job.ErrAborted, err)
+					break
+				}
+			}
+		}
+	}
+	return p.Result, err
+}
+
+// checkTiming validates the task timing flags.
+func (f *temporalFlags) checkTiming() error {
+	if f.timing.TaskTimeout <= 0 || f.timing.HeartbeatTimeout <= 0 || f.timing.MaxTries <= 0 {
+		return usageError{fmt.Errorf("--task-timeout, --heartbeat-timeout and --task-tries must be positive (got %s, %s, %d)",
+			f.timing.TaskTimeout, f.timing.HeartbeatTimeout, f.timing.MaxTries)}
+	}
+	if f.segments.MaxWindows < 0 || f.segments.MaxDuration < 0 || f.segments.PerRun < 0 {
+		return usageError{fmt.Errorf("--segment-windows, --segment-duration and --segments-per-run must not be negative")}
+	}
+	return nil
+}
+
+// follower turns the checkpoint store's published records into the load's progress reports and
+// metrics while the driver runs on a worker (the row counters of the tasks are counted there).
+type follower struct {
+	cfg     job.Config
+	started time.Time
+	last    job.StoredMetrics // what the store showed at the previous poll (the baseline at first)
+	lastP   job.Progress
+	base    int64 // rows published when following began (rate base)
+}
+
+// baseline records what is published before following begins (nothing for a new job).
+func (f *follower) baseline(ctx context.Context) {
+	if st, err := f.cfg.Store.Load(ctx); err == nil {
+		f.last, f.base = job.MetricsFromStore(st), progressFromState(st).RowsPublished
+	}
+}
+
+// poll reports progress when a window was published since the last poll and adds the newly
+// published windows to the metrics.
+func (f *follower) poll(ctx context.Context) {
+	st, err := f.cfg.Store.Load(ctx)
+	if err != nil {
+		return // the next poll tries again; the job does not depend on it
+	}
+	p := progressFromState(st)
+	if el := time.Since(f.started).Seconds(); el > 0 {
+		p.RowsPerSecond = float64(max(p.RowsPublished-f.base, 0)) / el
+	}
+	if p.WindowsDone != f.lastP.WindowsDone || p.RowsPublished != f.lastP.RowsPublished || p.SplitsTotal != f.lastP.SplitsTotal {
+		if f.cfg.Progress != nil {
+			f.cfg.Progress(p)
+		}
+		f.lastP = p
+	}
+	if f.cfg.Metrics != nil {
+		followMetrics(f.cfg.Metrics, f.last, job.MetricsFromStore(st), p.RowsPerSecond)
+	}
+	f.last = job.MetricsFromStore(st)
+}
+
+// followMetrics adds to m what the store shows was published since prev.
+func followMetrics(m *metrics.Load, prev, cur job.StoredMetrics, rate float64) {
+	if d := cur.RowsWritten - prev.RowsWritten; d > 0 {
+		m.AddRowsWritten(d)
+	}
+	if d := cur.BytesWritten - prev.BytesWritten; d > 0 {
+		m.AddBytesWritten(d)
+	}
+	for range max(cur.WindowsCommitted-prev.WindowsCommitted, 0) {
+		m.WindowCommitted()
+	}
+	m.SetWindow(cur.Window)
+	m.SetRowsPerSecond(rate)
+}
+
+// progressFromState computes the progress report of a job from its checkpoint store, as the
+// in-process driver reports it after each window (rates are the caller's).
+func progressFromState(st checkpoint.State) job.Progress {
+	var p job.Progress
+	for _, ws := range st.Windows() {
+		if ws.Published != nil && ws.Voided == nil {
+			p.RowsPublished += ws.Published.Rows
+			p.SplitsDone += len(ws.Published.Splits)
+			p.WindowsDone++
+			p.Window = max(p.Window, ws.Window)
+		}
+		if ws.Committed != nil {
+			p.LastSnapshotID = max(p.LastSnapshotID, ws.Committed.SnapshotID)
+		}
+	}
+	plan, _ := st.Plan()
+	dropped := st.Dropped()
+	for i, sp := range plan.Splits {
+		if _, gone := slices.BinarySearch(dropped, i); !gone {
+			p.RowsEstimated += job.EstimatedRows(sp)
+		}
+	}
+	p.SplitsTotal = len(plan.Splits) - len(dropped)
+	if p.SplitsDone == p.SplitsTotal {
+		p.RowsEstimated = p.RowsPublished
+	}
+	p.RowsEstimated = max(p.RowsEstimated, p.RowsPublished)
+	return p
+}
+
+// abortJobWorkflow terminates the job's workflow (if one runs) before `job abort` takes the lease,
+// then waits up to wait for the driver segment to notice and release the lease.
+func (f *temporalFlags) abortJobWorkflow(ctx context.Context, ref temporal.JobRef, store *checkpoint.Store, wait time.Duration, logger *slog.Logger) error {
+	c, err := f.dial(ctx, logger)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	id := temporal.JobWorkflowID(ref)
+	if err := c.TerminateWorkflow(ctx, id, "", "lakeload job abort"); err != nil && !isNotFound(err) {
+		return fmt.Errorf("terminate job workflow %s on %s: %w", id, f.hostPort, err)
+	}
+	deadline := time.Now().Add(wait)
+	for time.Now().Before(deadline) {
+		l, ok, err := store.CurrentLease(ctx)
+		if err != nil || !ok || l.Released || !temporal.IsSegmentLease(l) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return nil // job.Abort reports the holder if it still holds the lease
+}
+
+func isNotFound(err error) bool {
+	var nf *serviceerror.NotFound
+	return errors.As(err, &nf)
+}
