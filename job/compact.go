@@ -177,10 +177,25 @@ func (d *driver) compactAsync(ctx context.Context, w int64, msgs []table.CommitM
 			}
 		}
 	}
-	if c.inflight != nil || !c.due(d.t, c.estimate()) {
-		return
+	est := c.estimate()
+	if c.inflight == nil && c.due(d.t, est) {
+		d.startCompaction(ctx, w)
 	}
-	c.added = map[string]int{} // the scan below sees every file added so far
+	if c.inflight != nil && c.overStop(d.t, est) {
+		// Back-pressure as Java's writers apply it: above num-sorted-run.stop-trigger the next window
+		// waits for the compaction, so readers never merge more than stop-trigger+1 runs per bucket.
+		d.cfg.Logger.Info("waiting for the background compaction: a bucket has more sorted runs than num-sorted-run.stop-trigger",
+			"window", w, "stop_trigger", c.strategy.StopTrigger)
+		d.collectCompaction(true)
+	}
+}
+
+// startCompaction starts a background compaction of the table (window w's hook points).
+func (d *driver) startCompaction(ctx context.Context, w int64) {
+	c := d.comp
+	// The scan below sees every file added so far; until its result arrives, count them as still there
+	// (the stop-trigger back-pressure must not forget windows committed while it runs).
+	c.known, c.added = c.estimate(), map[string]int{}
 	cctx, cancel := context.WithCancel(ctx)
 	ch := make(chan asyncCompaction, 1)
 	c.inflight, c.cancel = ch, cancel
@@ -248,6 +263,20 @@ func (c *compactor) due(t *table.Table, runs map[string]int) bool {
 	return false
 }
 
+// overStop reports whether some bucket of a primary-key table has more sorted runs than
+// num-sorted-run.stop-trigger.
+func (c *compactor) overStop(t *table.Table, runs map[string]int) bool {
+	if !t.HasPrimaryKey() {
+		return false
+	}
+	for _, n := range runs {
+		if n > c.strategy.StopTrigger {
+			return true
+		}
+	}
+	return false
+}
+
 // collectCompaction takes the result of the compaction in flight, waiting for it when wait is set.
 func (d *driver) collectCompaction(wait bool) {
 	c := d.comp
@@ -267,7 +296,7 @@ func (d *driver) collectCompaction(wait bool) {
 	c.cancel()
 	c.inflight, c.cancel = nil, nil
 	if out.err != nil {
-		c.known = nil // scan again after the next window
+		// c.known keeps the estimate folded in when it started: the next window retries while it is due.
 		if !errors.Is(out.err, context.Canceled) {
 			d.cfg.Logger.Warn("compaction during the load failed (the load goes on; the next window retries)", "err", out.err)
 		}

@@ -50,6 +50,9 @@ func StrategyOf(t *table.Table) (Strategy, error) {
 	if s.Trigger, err = get("num-sorted-run.compaction-trigger", 5); err != nil {
 		return s, err
 	}
+	if s.StopTrigger, err = get("num-sorted-run.stop-trigger", s.Trigger+3); err != nil {
+		return s, err
+	}
 	if s.NumLevels, err = get("num-levels", s.Trigger+1); err != nil {
 		return s, err
 	}

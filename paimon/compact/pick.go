@@ -41,6 +41,7 @@ func (u Unit) Files() []manifest.DataFileMeta {
 type Strategy struct {
 	NumLevels      int // num-levels; max level = NumLevels-1
 	Trigger        int // num-sorted-run.compaction-trigger
+	StopTrigger    int // num-sorted-run.stop-trigger (default Trigger+3): writers wait for compaction above it
 	MaxSizeAmp     int // compaction.max-size-amplification-percent
 	SizeRatio      int // compaction.size-ratio
 	AppendMinFiles int // compaction.min.file-num (append tables)
