@@ -33,7 +33,7 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 	root.AddCommand(newTableCommand(), withMemoryLimit(newWriteCommand()), withMemoryLimit(newLoadCommand()), newStatusCommand(), newJobsCommand(), newJobCommand(),
 		newScanCommand(), newSnapshotsCommand(), withMemoryLimit(newCompactCommand()))
 	root.AddCommand(newExpireCommand(), newCleanOrphansCommand())
-	root.AddCommand(newWorkerCommand())
+	root.AddCommand(withMemoryLimit(newWorkerCommand()))
 	addBuiltinCommands(root)
 	// Cobra reports missing required flags and stray arguments as plain errors; make them usage errors
 	// (exit 2) like flag errors.

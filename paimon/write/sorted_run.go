@@ -89,6 +89,7 @@ func (r *RunWriter) flushChunk(ctx context.Context) error {
 	if err := r.cur.write(r.buf); err != nil {
 		return err
 	}
+	clear(r.buf) // the written rows' values must not stay reachable through the reused backing array
 	r.buf = r.buf[:0]
 	if r.cur.cw.n >= r.target {
 		return r.finishFile()
