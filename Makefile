@@ -6,6 +6,7 @@
 #   oracles  build the Java oracle jar and the pypaimon venv (oracle/README.md); golden regenerates testdata/golden
 #   s3-server  install versitygw, the S3 server of the object-store tests (docs/object-stores.md)
 #   temporal   install the Temporal CLI, whose dev server the scale-out test runs (docs/scale-out.md)
+#   soak-temporal  the long scale-out kill -9 soak on a Temporal dev server (CI runs the short version)
 
 SHELL := /bin/bash
 GO ?= go
@@ -93,6 +94,14 @@ soak:
 	@mkdir -p build
 	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run '^TestKillSoak(Features$(if $(S3),|S3))?$$' ./internal/killsoak 2>&1 | tee build/soak.log
 	@grep -oE 'SOAK (mode|feature)=.*' build/soak.log
+
+## soak-temporal: the long scale-out soak — 300k rows in 20 windows on a Temporal dev server, three workers and the
+## submitting `load`, 60 SIGKILLs (workers running tasks or the driver segment, the follower); pypaimon reads the model
+.PHONY: soak-temporal
+soak-temporal: temporal s3-server
+	@mkdir -p build
+	set -o pipefail; LAKELOAD_TEMPORAL_SOAK=long LAKELOAD_REQUIRE_TEMPORAL=1 LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 40m -run '^TestDevServerKillNine$$' ./job/temporal 2>&1 | tee build/soak-temporal.log
+	@grep -oE 'SOAK temporal .*' build/soak-temporal.log
 
 ## bench: lakeload vs its peers (pypaimon, Ray Data + pypaimon, Java Paimon) and the arrow-go ceiling: every
 ## scenario of bench/README.md on BENCH_ROWS rows, BENCH_ROUNDS interleaved rounds, the RSS line at BENCH_RSS_ROWS;

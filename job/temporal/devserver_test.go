@@ -109,7 +109,12 @@ func TestDevServerKillNine(t *testing.T) {
 	defer func() { _ = dev.Stop() }()
 	hostPort := dev.FrontendHostPort()
 
-	fx := loadtest.Dedup(77, 10, 1500)
+	// LAKELOAD_TEMPORAL_SOAK=long (make soak-temporal): 20× the rows, 20 windows, 60 kills.
+	files, rowsPerFile, windowRows, maxKills, budget := 10, 1500, 1500, 12, 3*time.Minute
+	if os.Getenv("LAKELOAD_TEMPORAL_SOAK") == "long" {
+		files, rowsPerFile, windowRows, maxKills, budget = 60, 5000, 15000, 60, 25*time.Minute
+	}
+	fx := loadtest.Dedup(77, files, rowsPerFile)
 	glob := fx.WriteInputs(t, loadtest.TempDir(t))
 	fs, err := s3fs.New(ctx, s3fs.Options{Endpoint: srv.Endpoint, PathStyle: true, Region: s3test.Region,
 		Credentials: credentials.NewStaticCredentialsProvider(srv.AccessKey, srv.SecretKey, "")})
@@ -162,7 +167,7 @@ func TestDevServerKillNine(t *testing.T) {
 	}()
 	load := []string{"load", "--warehouse", srv.URI("wh"), "--table", fx.Ident().Database + "." + fx.Ident().Table,
 		"--from", glob, "--op-column", fx.OpColumn, "--job", "scale", "--checkpoint", srv.URI("ckpt", "scale"),
-		"--commit-rows", "1500", "--parallelism", "3", "--temporal", hostPort, "--task-queue", queue,
+		"--commit-rows", strconv.Itoa(windowRows), "--parallelism", "3", "--temporal", hostPort, "--task-queue", queue,
 		"--heartbeat-timeout", "2s", "--task-timeout", "30s", "--log-format", "json",
 		"--segment-windows", "2", "--segments-per-run", "2"} // short segments: they move between workers and continue as new
 	jobID := JobWorkflowID(JobRef{Job: "scale", Warehouse: srv.URI("wh"), Table: load[4], Checkpoint: srv.URI("ckpt", "scale")})
@@ -170,7 +175,7 @@ func TestDevServerKillNine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(77, 7))
 	driverKills, workerKills, segmentKills := 0, 0, 0
 	statusSeen, ticks, busyKills := false, 0, 0
-	deadline := time.Now().Add(3 * time.Minute)
+	deadline := time.Now().Add(budget)
 	for run := 1; ; run++ {
 		if time.Now().After(deadline) {
 			t.Fatalf("the load did not finish in time after %d driver runs", run-1)
@@ -238,7 +243,7 @@ func TestDevServerKillNine(t *testing.T) {
 						busyKills++
 					}
 				}
-				if workerKills+driverKills >= 12 {
+				if workerKills+driverKills >= maxKills {
 					continue // enough chaos: let the load finish
 				}
 				if rng.IntN(3) == 0 { // the `load` follower: the job goes on, a rerun re-attaches
@@ -312,6 +317,12 @@ func TestDevServerKillNine(t *testing.T) {
 	segRetries, continued := jobWorkflowRuns(ctx, t, dev.Client(), jobID)
 	t.Logf("%d windows, %d recomputed attempts, %d retried task tries, %d retried driver segments, %d continue-as-new",
 		len(st.Windows()), recomputed, retries, segRetries, continued)
+	defer func() {
+		if !t.Failed() {
+			t.Logf("SOAK temporal rows=%d windows=%d follower_kills=%d worker_kills=%d segment_kills=%d busy_kills=%d after_commit_crashes=%d recomputed=%d task_retries=%d segment_retries=%d continue_as_new=%d lost=0 dup=0",
+				len(fx.Expected(t)), len(st.Windows()), driverKills, workerKills, segmentKills, busyKills, crashes, recomputed, retries, segRetries, continued)
+		}
+	}()
 	if continued == 0 {
 		t.Fatal("the job workflow never continued as new")
 	}
