@@ -116,6 +116,12 @@ func cmpBool(a, b bool) int {
 	}
 }
 
+// CompareJavaDouble is Java's Double.compare: numeric order, -0.0 < 0.0, NaN equal to NaN and
+// above everything else.
+func CompareJavaDouble(a, b float64) int {
+	return cmpJavaFloat(a, b, math.Float64bits(a) == math.Float64bits(b))
+}
+
 // cmpJavaFloat is Java's Double.compare: numeric order, -0.0 < 0.0, NaN equal to itself and
 // larger than everything else. sameBits reports bit-identical inputs.
 func cmpJavaFloat(a, b float64, sameBits bool) int {

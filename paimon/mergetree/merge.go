@@ -18,7 +18,12 @@ func Merge(c *Config, runs []Run, emit func(KeyValue) error) error {
 
 // mergeRuns is Merge; dropRetracts=false keeps retract results (compaction below the highest level).
 func mergeRuns(c *Config, runs []Run, dropRetracts bool, emit func(KeyValue) error) error {
-	h := &runHeap{c: c}
+	h := &Heap[*cursor]{Less: func(a, b *cursor) bool {
+		if cmp := c.compareRecords(a.kv, b.kv); cmp != 0 {
+			return cmp < 0
+		}
+		return a.index < b.index
+	}}
 	for i, r := range runs {
 		cur := &cursor{run: r, index: i}
 		ok, err := cur.advance(c)
@@ -26,16 +31,16 @@ func mergeRuns(c *Config, runs []Run, dropRetracts bool, emit func(KeyValue) err
 			return err
 		}
 		if ok {
-			h.items = append(h.items, cur)
+			h.Items = append(h.Items, cur)
 		}
 	}
-	h.init()
+	h.Init()
 	mf := c.NewMergeFunction()
-	for len(h.items) > 0 {
+	for len(h.Items) > 0 {
 		mf.Reset()
-		key := h.items[0].kv.Key
-		for len(h.items) > 0 && compareRows(h.items[0].kv.Key, key) == 0 {
-			top := h.items[0]
+		key := h.Items[0].kv.Key
+		for len(h.Items) > 0 && compareRows(h.Items[0].kv.Key, key) == 0 {
+			top := h.Items[0]
 			if err := mf.Add(top.kv); err != nil {
 				return err
 			}
@@ -44,9 +49,9 @@ func mergeRuns(c *Config, runs []Run, dropRetracts bool, emit func(KeyValue) err
 				return err
 			}
 			if ok {
-				h.fix0()
+				h.Fix0()
 			} else {
-				h.pop0()
+				h.Pop0()
 			}
 		}
 		kv, ok := mf.Result()
@@ -80,55 +85,4 @@ func (cu *cursor) advance(c *Config) (bool, error) {
 	}
 	cu.kv, cu.valid = kv, true
 	return true, nil
-}
-
-// runHeap is a min-heap of cursors by (key, sequence order, run index).
-type runHeap struct {
-	c     *Config
-	items []*cursor
-}
-
-func (h *runHeap) less(i, j int) bool {
-	a, b := h.items[i], h.items[j]
-	if cmp := h.c.compareRecords(a.kv, b.kv); cmp != 0 {
-		return cmp < 0
-	}
-	return a.index < b.index
-}
-
-func (h *runHeap) init() {
-	for i := len(h.items)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-func (h *runHeap) fix0() { h.down(0) }
-
-func (h *runHeap) pop0() {
-	n := len(h.items) - 1
-	h.items[0] = h.items[n]
-	h.items[n] = nil
-	h.items = h.items[:n]
-	if n > 0 {
-		h.down(0)
-	}
-}
-
-func (h *runHeap) down(i int) {
-	n := len(h.items)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			return
-		}
-		h.items[i], h.items[m] = h.items[m], h.items[i]
-		i = m
-	}
 }

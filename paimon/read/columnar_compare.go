@@ -3,11 +3,11 @@ package read
 import (
 	"bytes"
 	"cmp"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/lakeload/lakeload/paimon/mergetree"
 )
 
 // keyColumn is one column of a batch viewed for ordering rows, by the rules of mergetree's
@@ -111,34 +111,7 @@ func (c *floatColumn[T]) compare(i int, o keyColumn, j int) int {
 			return r
 		}
 	}
-	return javaFloatCompare(float64(c.v[i]), float64(d.v[j]))
-}
-
-// javaFloatCompare is Java's Double.compare: numeric order, -0.0 < 0.0, NaN equal to NaN and
-// above everything else.
-func javaFloatCompare(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	aNaN, bNaN := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case aNaN && bNaN:
-		return 0
-	case aNaN:
-		return 1
-	case bNaN:
-		return -1
-	}
-	if sa, sb := math.Signbit(a), math.Signbit(b); sa != sb {
-		if sa {
-			return -1
-		}
-		return 1
-	}
-	return 0
+	return mergetree.CompareJavaDouble(float64(c.v[i]), float64(d.v[j]))
 }
 
 type stringColumn struct {

@@ -139,7 +139,12 @@ func (r *Reader) mergeColumnar(ctx context.Context, s Split, ms *colMergeSpec, s
 	runs [][]manifest.DataFileMeta, emit func(arrow.RecordBatch) error) (err error) {
 	out := &colOutput{sc: sc, batchSize: batchSize, emit: emit, maxHeld: 2*len(runs) + 4,
 		held: map[arrow.RecordBatch]bool{}}
-	h := &colHeap{ms: ms}
+	h := &mergetree.Heap[*colCursor]{Less: func(a, b *colCursor) bool { // by (record order, run index)
+		if c := ms.compareRecords(a.cur, a.pos, b.cur, b.pos); c != 0 {
+			return c < 0
+		}
+		return a.run < b.run
+	}}
 	var all []*colCursor
 	defer func() {
 		for _, c := range all {
@@ -155,20 +160,20 @@ func (r *Reader) mergeColumnar(ctx context.Context, s Split, ms *colMergeSpec, s
 			return err
 		}
 		if ok {
-			h.items = append(h.items, c)
+			h.Items = append(h.Items, c)
 		}
 	}
-	h.init()
-	for len(h.items) > 0 {
-		kb, kp := h.items[0].cur, h.items[0].pos
+	h.Init()
+	for len(h.Items) > 0 {
+		kb, kp := h.Items[0].cur, h.Items[0].pos
 		var (
 			wb       *colBatch
 			wp       int
 			count    int
 			retracts bool
 		)
-		for len(h.items) > 0 {
-			c := h.items[0]
+		for len(h.Items) > 0 {
+			c := h.Items[0]
 			b, p := c.cur, c.pos
 			if count > 0 && ms.compareKeys(b, p, kb, kp) != 0 {
 				break
@@ -190,9 +195,9 @@ func (r *Reader) mergeColumnar(ctx context.Context, s Split, ms *colMergeSpec, s
 				return err
 			}
 			if ok {
-				h.down(0)
+				h.Fix0()
 			} else {
-				h.pop0()
+				h.Pop0()
 			}
 		}
 		if ms.firstRow && retracts && count > 1 {
@@ -404,55 +409,6 @@ func (ms *colMergeSpec) compareRecords(a *colBatch, i int, b *colBatch, j int) i
 		return 1
 	}
 	return 0
-}
-
-// colHeap is a min-heap of cursors by (record order, run index).
-type colHeap struct {
-	ms    *colMergeSpec
-	items []*colCursor
-}
-
-func (h *colHeap) less(i, j int) bool {
-	a, b := h.items[i], h.items[j]
-	if c := h.ms.compareRecords(a.cur, a.pos, b.cur, b.pos); c != 0 {
-		return c < 0
-	}
-	return a.run < b.run
-}
-
-func (h *colHeap) init() {
-	for i := len(h.items)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-func (h *colHeap) pop0() {
-	n := len(h.items) - 1
-	h.items[0] = h.items[n]
-	h.items[n] = nil
-	h.items = h.items[:n]
-	if n > 0 {
-		h.down(0)
-	}
-}
-
-func (h *colHeap) down(i int) {
-	n := len(h.items)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			return
-		}
-		h.items[i], h.items[m] = h.items[m], h.items[i]
-		i = m
-	}
 }
 
 // colOutput gathers merge winners as row ranges of their batches and emits them as batches of at
