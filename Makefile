@@ -95,7 +95,7 @@ soak:
 	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run '^TestKillSoak(Features$(if $(S3),|S3))?$$' ./internal/killsoak 2>&1 | tee build/soak.log
 	@grep -oE 'SOAK (mode|feature)=.*' build/soak.log
 
-## soak-temporal: the long scale-out soak — 300k rows in 20 windows on a Temporal dev server, three workers and the
+## soak-temporal: the long scale-out soak — 300k input rows in 15–20 windows on a Temporal dev server, three workers and the
 ## submitting `load`, 60 SIGKILLs (workers running tasks or the driver segment, the follower); pypaimon reads the model
 .PHONY: soak-temporal
 soak-temporal: temporal s3-server

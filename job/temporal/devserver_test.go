@@ -319,8 +319,12 @@ func TestDevServerKillNine(t *testing.T) {
 		len(st.Windows()), recomputed, retries, segRetries, continued)
 	defer func() {
 		if !t.Failed() {
-			t.Logf("SOAK temporal rows=%d windows=%d follower_kills=%d worker_kills=%d segment_kills=%d busy_kills=%d after_commit_crashes=%d recomputed=%d task_retries=%d segment_retries=%d continue_as_new=%d lost=0 dup=0",
-				len(fx.Expected(t)), len(st.Windows()), driverKills, workerKills, segmentKills, busyKills, crashes, recomputed, retries, segRetries, continued)
+			inputRows := 0
+			for _, f := range fx.Files {
+				inputRows += len(f.Rows)
+			}
+			t.Logf("SOAK temporal input_rows=%d live_keys=%d windows=%d follower_kills=%d worker_kills=%d segment_kills=%d busy_kills=%d after_commit_crashes=%d recomputed=%d task_retries=%d segment_retries=%d continue_as_new=%d lost=0 dup=0",
+				inputRows, len(fx.Expected(t)), len(st.Windows()), driverKills, workerKills, segmentKills, busyKills, crashes, recomputed, retries, segRetries, continued)
 		}
 	}()
 	if continued == 0 {
