@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"go.temporal.io/api/serviceerror"
@@ -87,11 +88,20 @@ func (f *temporalFlags) runJobWorkflow(ctx context.Context, cfg job.Config, ref 
 	defer c.Close()
 	fol := follower{cfg: cfg, started: time.Now()}
 	fol.baseline(ctx) // metrics and the rate count what is published from now on
-	run, err := temporal.StartJob(ctx, c, f.taskQueue, temporal.JobInput{Ref: ref, Timing: f.timing, Segments: f.segments})
+	mine := temporal.JobInput{Ref: ref, Timing: f.timing, Segments: f.segments}
+	run, err := temporal.StartJob(ctx, c, f.taskQueue, mine)
 	if err != nil {
 		return job.Result{}, err
 	}
 	id := temporal.JobWorkflowID(ref)
+	if running, err := temporal.StartedInput(ctx, c, id, run.GetRunID()); err != nil {
+		cfg.Logger.Warn("cannot compare options with the job workflow's", "workflow", id, "err", err)
+	} else if d := temporal.OptionDiff(running, mine); len(d) > 0 {
+		fmt.Fprintf(stderr, "lakeload: warning: attached to the running job workflow %s, started with other options (%s); "+
+			"its options apply, not this command's. To use these, end that workflow without ending the job "+
+			"(temporal workflow terminate --workflow-id '%s') and run this command again: the new workflow resumes from the checkpoint store\n",
+			id, strings.Join(d, ", "), id)
+	}
 	cfg.Logger.Info("following the job workflow", "workflow", id, "run", run.GetRunID(), "task_queue", f.taskQueue)
 	p, err := temporal.WaitJob(ctx, run, time.Second, func() { fol.poll(ctx) })
 	if ctx.Err() != nil {

@@ -423,6 +423,23 @@ func checkAbort(t *testing.T, lakeload string, env []string, c client.Client, ho
 			t.Fatalf("the job workflow %s was not started: %v\n%s", id, err, out.String())
 		}
 	}
+	// A second submitter with other options attaches to the running workflow and says whose options apply.
+	second := exec.Command(lakeload, append(args, "--temporal", hostPort, "--task-queue", "nobody-polls-this", "--parallelism", "3")...)
+	second.Env = env
+	var out2 lockedBuffer
+	second.Stdout, second.Stderr = &out2, &out2
+	if err := second.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = second.Process.Kill(); _ = second.Wait() }()
+	for start := time.Now(); !strings.Contains(out2.String(), "attached to the running job workflow "+id); time.Sleep(100 * time.Millisecond) {
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("a second submitter with --parallelism 3 did not warn that it attached to %s:\n%s", id, out2.String())
+		}
+	}
+	if w := out2.String(); !strings.Contains(w, "ref.parallelism") || strings.Contains(w, "ref.commitRows") {
+		t.Fatalf("the attach warning names the wrong options:\n%s", w)
+	}
 	if code, msg := runCLI(t, lakeload, env, "job", "abort", "--warehouse", wh, "--table", "db.ab", "--job", "ab", "--temporal", hostPort); code != 0 {
 		t.Fatalf("job abort --temporal: exit %d: %s", code, msg)
 	}
@@ -548,4 +565,22 @@ func (p proc) output() string {
 		s = s[len(s)-4000:]
 	}
 	return s
+}
+
+// lockedBuffer is a bytes.Buffer that a child process writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
