@@ -271,16 +271,16 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 			if err != nil {
 				return err
 			}
-			if atf.hostPort != "" { // terminate the job's workflow first (temporal_driver.go)
+			abortJob := func() error { return job.Abort(ctx, t, store, af.name, takeover) }
+			if atf.hostPort != "" { // terminate the job's workflow first (abort_temporal.go)
 				ref, err := jobRef(&af, &inputFlags{}, "")
 				if err != nil {
 					return err
 				}
-				if err := atf.abortJobWorkflow(ctx, ref, store, time.Minute, newLogger(cmd.ErrOrStderr(), "text")); err != nil {
+				if err := atf.abortTemporalJob(ctx, ref, store, time.Minute, newLogger(cmd.ErrOrStderr(), "text"), abortJob); err != nil {
 					return err
 				}
-			}
-			if err := job.Abort(ctx, t, store, af.name, takeover); err != nil {
+			} else if err := abortJob(); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "aborted job %s of %s; committed windows stay in the table\n", af.name, id)
