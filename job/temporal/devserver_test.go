@@ -476,7 +476,12 @@ func checkBadInputKind(t *testing.T, lakeload string, env []string, hostPort, qu
 
 // driverWorker returns the index of the worker running the job workflow's driver segment now, or -1.
 func driverWorker(ctx context.Context, c client.Client, jobID string, workers []proc) int {
-	desc, err := c.DescribeWorkflowExecution(ctx, jobID, "")
+	return activeWorker(ctx, c, jobID, "", workers)
+}
+
+// activeWorker returns the index of the worker running a started activity of workflow id/runID, or -1.
+func activeWorker(ctx context.Context, c client.Client, id, runID string, workers []proc) int {
+	desc, err := c.DescribeWorkflowExecution(ctx, id, runID)
 	if err != nil {
 		return -1
 	}
@@ -527,20 +532,8 @@ func busyWorker(ctx context.Context, c client.Client, workers []proc) int {
 		return -1
 	}
 	for _, ex := range list.GetExecutions() {
-		desc, err := c.DescribeWorkflowExecution(ctx, ex.GetExecution().GetWorkflowId(), ex.GetExecution().GetRunId())
-		if err != nil {
-			continue
-		}
-		for _, p := range desc.GetPendingActivities() {
-			if p.GetState() != enumspb.PENDING_ACTIVITY_STATE_STARTED {
-				continue
-			}
-			pid, _, _ := strings.Cut(p.GetLastWorkerIdentity(), "@")
-			for i, w := range workers {
-				if strconv.Itoa(w.cmd.Process.Pid) == pid {
-					return i
-				}
-			}
+		if i := activeWorker(ctx, c, ex.GetExecution().GetWorkflowId(), ex.GetExecution().GetRunId(), workers); i >= 0 {
+			return i
 		}
 	}
 	return -1
