@@ -11,17 +11,18 @@ import (
 )
 
 // abortTemporalJob is `job abort --temporal`: it terminates the job's workflow, waits for its driver
-// segment to release the job's lease, then calls abort (job.Abort), all within wait. A segment of the
+// segment to release the job's lease, then calls abort (job.Abort), all within wait (longer for a workflow with a long heartbeat timeout). A segment of the
 // terminated workflow may take the lease just after the wait saw it free (the segment was starting
 // when the workflow was terminated; it learns of the termination at its next heartbeat and lets go):
 // abort then fails with checkpoint.ErrLeaseHeld and is retried until wait has passed.
 func (f *temporalFlags) abortTemporalJob(ctx context.Context, ref temporal.JobRef, store *checkpoint.Store, wait time.Duration,
 	logger *slog.Logger, abort func() error) error {
-	deadline := time.Now().Add(wait)
-	if err := f.abortJobWorkflow(ctx, ref, store, wait, logger); err != nil {
+	start := time.Now()
+	wait, err := f.abortJobWorkflow(ctx, ref, store, wait, logger)
+	if err != nil {
 		return err
 	}
-	return abortAfterSegment(ctx, store, deadline, abort)
+	return abortAfterSegment(ctx, store, start.Add(wait), abort)
 }
 
 // abortAfterSegment calls abort until it succeeds, fails for another reason than a held lease, the

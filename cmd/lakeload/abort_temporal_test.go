@@ -62,3 +62,16 @@ func TestAbortAfterSegmentWaitsForLateSegment(t *testing.T) {
 		t.Fatalf("abort while a segment keeps the lease: %v after %d calls in %s; want ErrLeaseHeld once the deadline passed", err, calls, time.Since(start))
 	}
 }
+
+func TestAbortWaitCoversHeartbeatPeriod(t *testing.T) {
+	for _, c := range []struct{ hb, want time.Duration }{
+		{2 * time.Second, time.Minute},       // the default minute covers short heartbeats
+		{30 * time.Second, time.Minute},      // 24 s + 15 s
+		{2 * time.Minute, 75 * time.Second},  // 96 s capped at the SDK's minute, + 15 s
+		{70 * time.Second, 71 * time.Second}, // 56 s + 15 s
+	} {
+		if got := abortWait(time.Minute, c.hb); got != c.want {
+			t.Errorf("abortWait(1m, %s) = %s, want %s", c.hb, got, c.want)
+		}
+	}
+}

@@ -225,29 +225,40 @@ func progressFromState(st checkpoint.State) job.Progress {
 
 // abortJobWorkflow terminates the job's workflow (if one runs) before `job abort` takes the lease,
 // then waits up to wait for the driver segment to notice and release the lease.
-func (f *temporalFlags) abortJobWorkflow(ctx context.Context, ref temporal.JobRef, store *checkpoint.Store, wait time.Duration, logger *slog.Logger) error {
+// The wait grows to cover the workflow's heartbeat period (a segment learns of the termination at its
+// next heartbeat, sent every 0.8 × the heartbeat timeout, at most a minute apart); it returns the wait used.
+func (f *temporalFlags) abortJobWorkflow(ctx context.Context, ref temporal.JobRef, store *checkpoint.Store, wait time.Duration, logger *slog.Logger) (time.Duration, error) {
 	c, err := f.dial(ctx, logger)
 	if err != nil {
-		return err
+		return wait, err
 	}
 	defer c.Close()
 	id := temporal.JobWorkflowID(ref)
+	if in, err := temporal.StartedInput(ctx, c, id, ""); err == nil && in.Timing.HeartbeatTimeout > 0 {
+		wait = abortWait(wait, in.Timing.HeartbeatTimeout)
+	}
 	if err := c.TerminateWorkflow(ctx, id, "", "lakeload job abort"); err != nil && !isNotFound(err) {
-		return fmt.Errorf("terminate job workflow %s on %s: %w", id, f.hostPort, err)
+		return wait, fmt.Errorf("terminate job workflow %s on %s: %w", id, f.hostPort, err)
 	}
 	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) {
 		l, ok, err := store.CurrentLease(ctx)
 		if err != nil || !ok || l.Released || !temporal.IsSegmentLease(l) {
-			return nil
+			return wait, nil
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return wait, ctx.Err()
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	return nil // job.Abort reports the holder if it still holds the lease
+	return wait, nil // job.Abort reports the holder if it still holds the lease
+}
+
+// abortWait is how long abort waits for a segment of a workflow with heartbeat timeout hb to let go
+// of the lease: at least wait, and the SDK's heartbeat period (0.8 × hb, at most a minute) + 15 s.
+func abortWait(wait, hb time.Duration) time.Duration {
+	return max(wait, min(hb*4/5, time.Minute)+15*time.Second)
 }
 
 func isNotFound(err error) bool {
