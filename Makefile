@@ -7,6 +7,7 @@
 #   s3-server  install versitygw, the S3 server of the object-store tests (docs/object-stores.md)
 #   temporal   install the Temporal CLI, whose dev server the scale-out test runs (docs/scale-out.md)
 #   soak-temporal  the long scale-out kill -9 soak on a Temporal dev server (CI runs the short version)
+#   bench-temporal the Temporal engine's overhead against in-process loads, into bench/results (docs/scale-out.md)
 
 SHELL := /bin/bash
 GO ?= go
@@ -114,6 +115,19 @@ BENCH_JAVA_PEER := $(LAKELOAD_CACHE)/bench-javapeer/paimon-bench-peer.jar
 bench: bench-peers
 	@mkdir -p bench/results
 	LAKELOAD_PY="$(PY)" $(GO) run ./bench/cmd/benchrun -rows $(BENCH_ROWS) -rounds $(BENCH_ROUNDS) -rss-rows $(BENCH_RSS_ROWS)
+
+## bench-temporal: the Temporal engine's overhead against the in-process executor (docs/scale-out.md "Cost model"):
+## TEMPORAL_COST_ROWS CSV rows in TEMPORAL_COST_FILES files, 1 and TEMPORAL_COST_WINDOWS windows, TEMPORAL_COST_RUNS
+## interleaved rounds, on a local dev server with one worker; writes bench/results/<date>-temporal-cost.md
+## (CI runs the 2k-row TestTemporalCostSmoke)
+TEMPORAL_COST_ROWS ?= 200000
+TEMPORAL_COST_FILES ?= 40
+TEMPORAL_COST_WINDOWS ?= 10
+TEMPORAL_COST_RUNS ?= 3
+.PHONY: bench-temporal
+bench-temporal: temporal
+	@mkdir -p bench/results
+	$(GO) run ./bench/cmd/temporalcost -rows $(TEMPORAL_COST_ROWS) -files $(TEMPORAL_COST_FILES) -windows $(TEMPORAL_COST_WINDOWS) -runs $(TEMPORAL_COST_RUNS)
 
 ## bench-peers: the peers' installs: Ray venv ($(LAKELOAD_CACHE)/bench-venv), pypaimon venv, Java peer jar
 bench-peers: py-oracle $(BENCH_JAVA_PEER)
