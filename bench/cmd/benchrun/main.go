@@ -44,14 +44,11 @@ func run(rows, rounds int, scenarios, peers, rssRows string, commitRows int, out
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if work == "" {
-		d, err := os.MkdirTemp("", "lakeload-benchrun-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		work = d
+	work, cleanup, err := bench.ScratchDir(work, "lakeload-benchrun-")
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	cfg := bench.Config{Rows: rows, Rounds: rounds, Scenarios: split(scenarios), Peers: split(peers),
 		CommitRows: commitRows, Work: work, Dir: "bench", Lakeload: lakeload, Baseline: baseline, Log: os.Stderr}
 	for _, s := range split(rssRows) {

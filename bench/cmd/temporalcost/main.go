@@ -45,14 +45,11 @@ func run(cfg bench.TemporalCostConfig, out, work string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if work == "" {
-		d, err := os.MkdirTemp("", "lakeload-temporalcost-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(d)
-		work = d
+	work, cleanup, err := bench.ScratchDir(work, "lakeload-temporalcost-")
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	cfg.Work = work
 	rep, err := bench.MeasureTemporalCost(ctx, cfg)
 	if err != nil {
