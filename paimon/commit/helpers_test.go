@@ -14,6 +14,7 @@ import (
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/table/tabletest"
 	"github.com/lakeload/lakeload/paimon/write"
 )
 
@@ -34,27 +35,7 @@ func memTable(t testing.TB, cols [][2]string, part, pk []string, opts map[string
 
 func createTableOn(t testing.TB, fs fileio.FileIO, dir string, cols [][2]string, part, pk []string, opts map[string]string) *table.Table {
 	t.Helper()
-	fields := make([]spec.DataField, len(cols))
-	for i, c := range cols {
-		typ, err := spec.ParseType(c[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		fields[i] = spec.DataField{Name: c[0], Type: typ}
-	}
-	s, err := spec.NewSchema(fields, part, pk, opts, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := table.NewSchemas(fs, dir).Create(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := table.Open(ctx, fs, dir, "db.t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return tabletest.New(t, fs, dir, cols, part, pk, opts)
 }
 
 func openTable(t testing.TB, dir string) *table.Table {

@@ -6,41 +6,19 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/lakeload/lakeload/fileio/mem"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/table/tabletest"
 	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // newTable creates a table (id BIGINT, v STRING[, dt STRING]) in a fresh in-memory file system.
 func newTable(t *testing.T, pk, part []string, opts map[string]string) *table.Table {
 	t.Helper()
-	cols := [][2]string{{"id", "BIGINT NOT NULL"}, {"v", "STRING"}, {"dt", "STRING NOT NULL"}}
-	fields := make([]spec.DataField, len(cols))
-	for i, c := range cols {
-		typ, err := spec.ParseType(c[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		fields[i] = spec.DataField{Name: c[0], Type: typ}
-	}
-	s, err := spec.NewSchema(fields, part, pk, opts, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	fs, dir := mem.New(), "/wh/db.db/t"
-	if err := table.NewSchemas(fs, dir).Create(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := table.Open(ctx, fs, dir, "db.t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return tabletest.NewMem(t, [][2]string{{"id", "BIGINT NOT NULL"}, {"v", "STRING"}, {"dt", "STRING NOT NULL"}}, part, pk, opts)
 }
 
 type change struct {

@@ -3,43 +3,26 @@ package index_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/lakeload/lakeload/fileio/mem"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/table/tabletest"
 )
 
 // dynTable creates a dynamic-bucket table (p STRING, k INT, v STRING), PK (p, k), partitioned by p.
 func dynTable(t *testing.T, opts map[string]string) *table.Table {
 	t.Helper()
-	ctx := context.Background()
-	str, _ := spec.ParseType("STRING")
-	i32, _ := spec.ParseType("INT NOT NULL")
-	fields := []spec.DataField{{ID: 0, Name: "p", Type: str}, {ID: 1, Name: "k", Type: i32}, {ID: 2, Name: "v", Type: str}}
 	o := map[string]string{"bucket": "-1"}
-	for k, v := range opts {
-		o[k] = v
-	}
-	s, err := spec.NewSchema(fields, []string{"p"}, []string{"p", "k"}, o, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, dir := mem.New(), "/wh/db.db/t"
-	if err := table.NewSchemas(fs, dir).Create(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := table.Open(ctx, fs, dir, "db.t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	maps.Copy(o, opts)
+	return tabletest.NewMem(t, [][2]string{{"p", "STRING"}, {"k", "INT NOT NULL"}, {"v", "STRING"}}, []string{"p"}, []string{"p", "k"}, o)
 }
 
 func part(t *testing.T, p string) []byte {

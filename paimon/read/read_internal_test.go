@@ -9,39 +9,22 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/fileio/mem"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/table/tabletest"
 	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // rtTable creates a table in a fresh in-memory file system.
 func rtTable(t *testing.T, cols [][2]string, part, pk []string, opts map[string]string) *table.Table {
 	t.Helper()
-	fields := make([]spec.DataField, len(cols))
-	for i, c := range cols {
-		fields[i] = spec.DataField{Name: c[0], Type: mustType(t, c[1])}
-	}
-	s, err := spec.NewSchema(fields, part, pk, opts, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	fs, dir := mem.New(), "/wh/db.db/t"
-	if err := table.NewSchemas(fs, dir).Create(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	return rtOpen(t, fs, dir)
+	return tabletest.NewMem(t, cols, part, pk, opts)
 }
 
 func rtOpen(t *testing.T, fs fileio.FileIO, dir string) *table.Table {
 	t.Helper()
-	tbl, err := table.Open(context.Background(), fs, dir, "db.t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return tabletest.Open(t, fs, dir)
 }
 
 type rtChange struct {

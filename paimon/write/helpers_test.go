@@ -4,40 +4,19 @@ import (
 	"context"
 	"testing"
 
-	"github.com/lakeload/lakeload/fileio/mem"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
+	"github.com/lakeload/lakeload/paimon/table/tabletest"
 	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // newTable creates a table in a fresh in-memory file system from (name, SQL type) columns.
 func newTable(t *testing.T, cols [][2]string, part, pk []string, opts map[string]string) *table.Table {
 	t.Helper()
-	fields := make([]spec.DataField, len(cols))
-	for i, c := range cols {
-		typ, err := spec.ParseType(c[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		fields[i] = spec.DataField{Name: c[0], Type: typ}
-	}
-	s, err := spec.NewSchema(fields, part, pk, opts, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	fs, dir := mem.New(), "/wh/db.db/t"
-	if err := table.NewSchemas(fs, dir).Create(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := table.Open(ctx, fs, dir, "db.t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
+	return tabletest.NewMem(t, cols, part, pk, opts)
 }
 
 type change struct {
