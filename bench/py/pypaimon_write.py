@@ -41,6 +41,29 @@ OPTIONS = {"bucket": "8", "file.format": "parquet", "file.compression": "zstd",
            "file.compression.zstd-level": "1"}
 
 
+def create_table(warehouse, schema, pk):
+    """Creates db.t (partition dt; primary key (dt, id) when pk, else bucket-key id) and returns the catalog."""
+    options = dict(OPTIONS) if pk else dict(OPTIONS, **{"bucket-key": "id"})
+    catalog = CatalogFactory.create({"warehouse": warehouse})
+    catalog.create_database("db", False)
+    catalog.create_table("db.t", Schema.from_pyarrow_schema(
+        schema, partition_keys=["dt"], primary_keys=["dt", "id"] if pk else None, options=options), False)
+    return catalog
+
+
+def check_read_back(catalog, inputs, pk, who):
+    """Untimed check: db.t reads back one row per distinct (dt, id) of the inputs (pk), or every input row.
+
+    Prints {"distinct_keys", "read_back"}; exits 1 naming who wrote the table when they differ."""
+    keys = pa.concat_tables(pq.read_table(p, columns=["dt", "id"]) for p in inputs)
+    distinct = keys.group_by(["dt", "id"]).aggregate([]).num_rows if pk else keys.num_rows
+    rb = catalog.get_table("db.t").new_read_builder()
+    read_back = rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows
+    print(json.dumps({"distinct_keys": distinct, "read_back": read_back}), flush=True)
+    if read_back != distinct:
+        sys.exit("%s table reads back %d rows, want %d distinct (dt, id)" % (who, read_back, distinct))
+
+
 def main(argv):
     if len(argv) < 4:
         sys.exit("usage: pypaimon_write.py WAREHOUSE LAUNCH_UNIX_NS INPUT.parquet...")
@@ -48,13 +71,9 @@ def main(argv):
     startup = READY - launch_ns / 1e9
     schema = pa.schema([pa.field(n, t, nullable=nul) for n, t, nul in COLUMNS])
     pk = os.environ.get("BENCH_MODE", "pk") == "pk"
-    options = dict(OPTIONS) if pk else dict(OPTIONS, **{"bucket-key": "id"})
 
     start, cpu0 = time.perf_counter(), time.process_time()
-    catalog = CatalogFactory.create({"warehouse": warehouse})
-    catalog.create_database("db", False)
-    catalog.create_table("db.t", Schema.from_pyarrow_schema(
-        schema, partition_keys=["dt"], primary_keys=["dt", "id"] if pk else None, options=options), False)
+    catalog = create_table(warehouse, schema, pk)
     table = catalog.get_table("db.t")
     wb = table.new_batch_write_builder()
     w, c = wb.new_write(), wb.new_commit()
@@ -76,15 +95,7 @@ def main(argv):
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu0
     print(json.dumps({"rows": rows, "startup": startup, "elapsed": elapsed, "write": write, "cpu": cpu}), flush=True)
 
-    # Untimed check: what pypaimon committed reads back as one row per distinct (dt, id).
-    keys = pa.concat_tables(pq.read_table(p, columns=["dt", "id"]) for p in inputs)
-    distinct = keys.group_by(["dt", "id"]).aggregate([]).num_rows if pk else keys.num_rows
-    rb = catalog.get_table("db.t").new_read_builder()
-    read_back = rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows
-    print(json.dumps({"distinct_keys": distinct, "read_back": read_back}), flush=True)
-    if read_back != distinct:
-        sys.exit("pypaimon table reads back %d rows, want %d distinct (dt, id)" % (read_back, distinct))
-
+    check_read_back(catalog, inputs, pk, "pypaimon")
 
 if __name__ == "__main__":
     main(sys.argv)

@@ -20,10 +20,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import ray
 import ray.data
-from pypaimon import CatalogFactory, Schema
 from pypaimon.ray import write_paimon
 
-from pypaimon_write import COLUMNS, OPTIONS
+from pypaimon_write import COLUMNS, check_read_back, create_table
 
 READY = time.time()
 
@@ -34,7 +33,6 @@ def main(argv):
     warehouse, launch_ns, inputs = argv[1], int(argv[2]), [os.path.abspath(p) for p in argv[3:]]
     startup = READY - launch_ns / 1e9
     pk = os.environ.get("BENCH_MODE", "pk") == "pk"
-    options = dict(OPTIONS) if pk else dict(OPTIONS, **{"bucket-key": "id"})
     schema = pa.schema([pa.field(n, t, nullable=nul) for n, t, nul in COLUMNS])
 
     t0 = time.perf_counter()
@@ -43,10 +41,7 @@ def main(argv):
     init = time.perf_counter() - t0
 
     start, cpu0 = time.perf_counter(), time.process_time()
-    catalog = CatalogFactory.create({"warehouse": warehouse})
-    catalog.create_database("db", False)
-    catalog.create_table("db.t", Schema.from_pyarrow_schema(
-        schema, partition_keys=["dt"], primary_keys=["dt", "id"] if pk else None, options=options), False)
+    catalog = create_table(warehouse, schema, pk)
     ds = ray.data.read_parquet(inputs, schema=schema)
     # PK tables need the (partition, bucket) pre-clustering: one Ray task per bucket (pypaimon refuses otherwise).
     write_paimon(ds, "db.t", {"warehouse": warehouse}, hash_fixed_precluster="map_groups" if pk else "auto")
@@ -55,13 +50,7 @@ def main(argv):
     print(json.dumps({"rows": rows, "startup": startup, "init": init, "elapsed": elapsed, "driver_cpu": cpu}), flush=True)
     ray.shutdown()
 
-    keys = pa.concat_tables(pq.read_table(p, columns=["dt", "id"]) for p in inputs)
-    distinct = keys.group_by(["dt", "id"]).aggregate([]).num_rows if pk else keys.num_rows
-    rb = catalog.get_table("db.t").new_read_builder()
-    read_back = rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows
-    print(json.dumps({"distinct_keys": distinct, "read_back": read_back}), flush=True)
-    if read_back != distinct:
-        sys.exit("ray+pypaimon table reads back %d rows, want %d" % (read_back, distinct))
+    check_read_back(catalog, inputs, pk, "ray+pypaimon")
 
 
 if __name__ == "__main__":
