@@ -202,8 +202,16 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 	if !ow.Table {
 		ow.Partitions = commit.PartitionsOf(msgs)
 	}
+	// A runner paused before this point may find the job moved on (fence.go): stop before the pin,
+	// the merge and the commit. The lookup of recovery saw every snapshot after the floor, or stop.
+	if err := d.checkFinal(ctx, st, id); err != nil {
+		return err
+	}
 	floor, err := lookupFloor(ctx, d.t, checkpoint.OverwriteFloor(st))
 	if err != nil {
+		return err
+	}
+	if err := d.lookupComplete(ctx, id, floor); err != nil {
 		return err
 	}
 	if err := pin(ctx, d.t, d.cfg.Name, floor+1); err != nil {
@@ -221,7 +229,15 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 	res, err := commit.Commit(ctx, d.t, msgs, commit.Options{
 		User: d.job.CommitUser, Identifier: id, Properties: checkpoint.OverwriteProperties(d.job, d.cfg.Overwrite, st, staged),
 		LookupAfter: floor, Overwrite: ow,
-		BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, id) },
+		BeforeSnapshot: func(int64) error {
+			if err := d.cfg.hook(ctx, PointInsideCommit, id); err != nil {
+				return err
+			}
+			if err := d.checkFinal(ctx, st, id); err != nil {
+				return err
+			}
+			return d.lookupComplete(ctx, id, floor) // Commit looked the final snapshot up just before
+		},
 	})
 	if err != nil {
 		if errors.Is(err, commit.ErrConflict) {

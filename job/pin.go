@@ -17,7 +17,16 @@ func consumerID(job string) string { return "lakeload-" + job }
 // that already holds exactly that content is left as it is: it was written (and synced) before, and
 // the pin before a window's commit usually repeats the one written after the previous window's
 // publish, so rewriting it would only cost two fsyncs per window.
+//
+// A pin is never written below the earliest snapshot: there it protects nothing and would hold
+// expiry back at that id for good (callers fence first, so a runner that was overtaken while it was
+// stopped never pins at all).
 func pin(ctx context.Context, t *table.Table, job string, next int64) error {
+	if earliest, ok, err := t.Snapshots().EarliestID(ctx); err != nil {
+		return err
+	} else if ok && next < earliest {
+		next = earliest
+	}
 	path := fileio.Join(t.Path, "consumer", "consumer-"+consumerID(job))
 	want := fmt.Appendf(nil, `{"nextSnapshot":%d}`, next)
 	if cur, err := t.FS.ReadFile(ctx, path); err == nil && bytes.Equal(cur, want) {

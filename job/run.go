@@ -78,6 +78,8 @@ type driver struct {
 	// dynamic-bucket table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
 	owStaged map[int64]int
 	seqRes   *seqReserver // the table's sequence-range reservations (seqreserve.go); nil until the first assignment
+	// leaseToken is the token of the lease this run holds; fences check that the lease is still it.
+	leaseToken string
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.
@@ -105,7 +107,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	stopRenew := d.renewLease(ctx, lease)
+	d.leaseToken = lease.Record().Owner.Token
+	parent := ctx
+	ctx, lost := context.WithCancelCause(ctx)
+	defer lost(nil)
+	stopRenew := d.renewLease(ctx, lease, lost)
 	var runErr error
 	defer func() {
 		stopRenew()
@@ -116,7 +122,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		_ = lease.ReleaseWithError(context.WithoutCancel(ctx), msg)
 	}()
 	runErr = d.endCompaction(d.run(ctx))
-	if cerr := ctx.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
+	if cause := context.Cause(ctx); runErr != nil && errors.Is(cause, ErrOvertaken) && !errors.Is(runErr, ErrOvertaken) {
+		runErr = fmt.Errorf("%w (the step in progress failed: %v)", cause, runErr)
+	} else if cerr := parent.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
 		// A step cancelled mid-way may fail otherwise (a closed pipe, a half-read file): report the interruption.
 		runErr = fmt.Errorf("%w (interrupted: %w)", runErr, cerr)
 	}
@@ -191,7 +199,11 @@ func processAlive(host string) func(checkpoint.LeaseOwner) (bool, bool) {
 	}
 }
 
-func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease) (stop func()) {
+// renewLease renews l every leaseRenewEvery until stop is called. When another runner took the lease
+// (ErrLeaseLost) it cancels the run through lost with an ErrOvertaken cause, so the run stops at its
+// next step; the fences before every commit (fence.go) do not depend on this timing. Other renewal
+// failures (an unreachable store) are logged and retried.
+func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease, lost context.CancelCauseFunc) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -203,8 +215,14 @@ func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease) (stop func
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				if err := l.Renew(ctx); err != nil {
-					d.cfg.Logger.Warn("lease renewal failed (safety does not depend on it)", "err", err)
+				err := l.Renew(ctx)
+				if errors.Is(err, checkpoint.ErrLeaseLost) {
+					d.cfg.Logger.Error("lease lost to another runner: stopping", "err", err)
+					lost(fmt.Errorf("%w: %w; this runner stops without committing (nothing is lost)", ErrOvertaken, err))
+					return
+				}
+				if err != nil && ctx.Err() == nil {
+					d.cfg.Logger.Warn("lease renewal failed; trying again", "err", err)
 				}
 			}
 		}
@@ -332,7 +350,7 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 				err = d.afterCommitted(ctx, a.Window, a.Attempt)
 			}
 		case checkpoint.Commit:
-			err = d.commitWindow(ctx, ws, a.Attempt)
+			err = d.commitWindow(ctx, ws, a.Attempt, ws.LastAttempt())
 		case checkpoint.Recompute:
 			if err = d.store.WriteAttemptStart(ctx, checkpoint.AttemptStart{Window: a.Window, Attempt: a.Attempt, Reason: a.Reason, Created: d.cfg.Now().UTC()}); err == nil {
 				err = d.runWindow(ctx, ws.Assigned, a.Attempt)

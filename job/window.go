@@ -45,7 +45,7 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 	if d.overwrite() {
 		return d.stageWindow(ws, attempt) // overwrite jobs commit once, after the last window
 	}
-	return d.commitWindow(ctx, ws, attempt)
+	return d.commitWindow(ctx, ws, attempt, attempt)
 }
 
 // tasks cuts the window's splits into at most Parallelism contiguous groups of similar size and
@@ -110,7 +110,8 @@ func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
 
 // commitWindow commits attempt a of window ws (unless its marker is found), verifies that exactly one
 // marker exists, records it, and publishes the coverage of the attempt named in the marker.
-func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a int) error {
+// knownLast is the newest attempt of the window when this runner decided to commit it (fence).
+func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a, knownLast int) error {
 	w := ws.Window
 	at, ok := ws.Attempt(a)
 	if !ok {
@@ -132,6 +133,11 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 	if err := d.checkResultSchemas(w, at.Results); err != nil {
 		return err
 	}
+	// A runner paused before this point may find the job moved on: stop before anything is written.
+	fc := fence{d: d, window: w, knownLast: knownLast}
+	if err := fc.check(ctx); err != nil {
+		return err
+	}
 	if !hasFiles(msgs) {
 		// An empty window publishes without a snapshot.
 		if err := d.store.WriteCommitted(ctx, checkpoint.Committed{Window: w, SnapshotID: 0, Attempt: a, Time: d.cfg.Now().UTC()}); err != nil {
@@ -147,12 +153,16 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 	if err != nil {
 		return err
 	}
-	prior, err := d.t.Snapshots().FindCommit(ctx, q, floor)
+	commits, err := d.userCommits(ctx, w, floor) // stops when the range after floor is incomplete
 	if err != nil {
 		return err
 	}
-	alreadyCommitted := prior != nil
-	if prior == nil {
+	prior, err := d.windowMarkers(w, commits)
+	if err != nil {
+		return err
+	}
+	alreadyCommitted := len(prior) > 0
+	if !alreadyCommitted {
 		if err := d.checkFilesBeforeCommit(ctx, w, a, msgs); err != nil {
 			return err
 		}
@@ -165,7 +175,7 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 			res, err = commit.Commit(ctx, d.t, msgs, commit.Options{
 				User: d.job.CommitUser, Identifier: w, Kind: spec.CommitKindAppend, Properties: props,
 				LookupAfter:    floor,
-				BeforeSnapshot: func(int64) error { return d.cfg.hook(ctx, PointInsideCommit, w) },
+				BeforeSnapshot: func(int64) error { return d.beforeSnapshot(ctx, fc, floor) },
 			})
 			return err
 		})
@@ -220,6 +230,19 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a 
 	d.cfg.Logger.Info("window committed", "window", w, "attempt", committedAttempt, "snapshot", found[0].ID,
 		"files", countFiles(msgs), "already_committed", alreadyCommitted)
 	return d.afterCommitted(ctx, w, committedAttempt)
+}
+
+// beforeSnapshot runs after a commit attempt's manifests are written, immediately before its snapshot
+// is created: the inside-commit hook (where a test pauses or kills the runner), then the fence and
+// the lookup range again, since this runner may have been stopped here while the job moved on.
+func (d *driver) beforeSnapshot(ctx context.Context, fc fence, floor int64) error {
+	if err := d.cfg.hook(ctx, PointInsideCommit, fc.window); err != nil {
+		return err
+	}
+	if err := fc.check(ctx); err != nil {
+		return err
+	}
+	return d.lookupComplete(ctx, fc.window, floor) // Commit looked the window up just before
 }
 
 func (d *driver) afterCommitted(ctx context.Context, w int64, a int) error {

@@ -90,7 +90,10 @@ func (m *Snapshots) readHint(ctx context.Context, name string) (int64, bool) {
 	return id, true
 }
 
-// LatestID returns the latest snapshot id, or ok=false when the table has no snapshot.
+// LatestID returns the latest snapshot id, or ok=false when the table has no snapshot. The LATEST hint
+// is trusted only when its snapshot exists, the next id does not, and it is not below the EARLIEST
+// hint (a writer that woke up after its snapshot id had expired must not be able to move the table
+// back by a stale hint); otherwise the directory is listed.
 func (m *Snapshots) LatestID(ctx context.Context) (id int64, ok bool, err error) {
 	if h, ok := m.readHint(ctx, latestHint); ok {
 		next, err := fileio.Exists(ctx, m.fs, m.Path(h+1))
@@ -101,7 +104,7 @@ func (m *Snapshots) LatestID(ctx context.Context) (id int64, ok bool, err error)
 		if err != nil {
 			return 0, false, err
 		}
-		if !next && cur {
+		if e, ok := m.readHint(ctx, earliestHint); !next && cur && (!ok || e <= h) {
 			return h, true, nil
 		}
 	}
@@ -135,14 +138,26 @@ func (m *Snapshots) Latest(ctx context.Context) (*spec.Snapshot, error) {
 	return m.Get(ctx, id)
 }
 
-// Commit atomically creates snapshot s.ID. It returns an error wrapping ErrSnapshotExists when the id
-// is taken. Any other error leaves the outcome unknown: the caller must look the commit up before retrying.
-// On success the LATEST hint is rewritten (best effort: hints are advisory); EARLIEST is written only
-// with snapshot 1.
+// Commit atomically creates snapshot s.ID, built on snapshot s.ID-1 (the latest when it was planned).
+// It returns an error wrapping ErrSnapshotExists when the id is taken, and also when the id had been
+// taken and expired: a writer paused between planning and creating its snapshot may find the file
+// gone because the snapshot that held the id (and its base) expired meanwhile; creating it would roll
+// the table back to the base (snapshot ids reused, LATEST moved back). Snapshots expire oldest first,
+// so a base that is gone after the create (or an EARLIEST hint above the id) means the id was reused:
+// the file this call created is deleted again and the caller re-plans on the new latest snapshot.
+// Any other error leaves the outcome unknown: the caller must look the commit up before retrying.
+// On success the LATEST hint is rewritten (best effort: hints are advisory) unless a newer snapshot
+// already exists; EARLIEST is written only with snapshot 1.
 func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
 	b, err := s.JSON()
 	if err != nil {
 		return err
+	}
+	if reused, err := m.baseGone(ctx, s.ID); err != nil {
+		return fmt.Errorf("create snapshot %d: %w", s.ID, err)
+	} else if reused {
+		return fmt.Errorf("snapshot %d: its base snapshot %d is gone (expired or rolled back since the commit was planned): %w",
+			s.ID, s.ID-1, ErrSnapshotExists)
 	}
 	if err := m.fs.WriteIfAbsent(ctx, m.Path(s.ID), b); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
@@ -150,7 +165,18 @@ func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
 		}
 		return fmt.Errorf("create snapshot %d: %w", s.ID, err)
 	}
-	_ = fileio.WriteFile(ctx, m.fs, fileio.Join(m.dir, latestHint), []byte(strconv.FormatInt(s.ID, 10)))
+	if reused, err := m.baseGone(ctx, s.ID); err != nil {
+		return fmt.Errorf("create snapshot %d (created; checking its base failed, outcome unknown): %w", s.ID, err)
+	} else if reused {
+		if err := m.fs.Delete(ctx, m.Path(s.ID)); err != nil {
+			return fmt.Errorf("snapshot %d reused an expired id and could not be deleted again (delete %s by hand): %w", s.ID, m.Path(s.ID), err)
+		}
+		return fmt.Errorf("snapshot %d: the id had expired while the commit was paused (its base snapshot %d is gone); undone: %w",
+			s.ID, s.ID-1, ErrSnapshotExists)
+	}
+	if newer, err := fileio.Exists(ctx, m.fs, m.Path(s.ID+1)); err == nil && !newer {
+		_ = fileio.WriteFile(ctx, m.fs, fileio.Join(m.dir, latestHint), []byte(strconv.FormatInt(s.ID, 10)))
+	}
 	// EARLIEST is only certain for the first snapshot: a table written by Java has no EARLIEST until
 	// its first expiration, and EARLIEST=N there would hide snapshots 1..N-1 from readers and expiry.
 	if s.ID == 1 {
@@ -159,6 +185,20 @@ func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
 		}
 	}
 	return nil
+}
+
+// baseGone reports whether snapshot id cannot be (or could not have been) built on the latest
+// snapshot: its base id-1 does not exist, or the EARLIEST hint lies above id. For id 1 (no base) it
+// reports whether a later snapshot exists.
+func (m *Snapshots) baseGone(ctx context.Context, id int64) (bool, error) {
+	if e, ok := m.readHint(ctx, earliestHint); ok && e > id {
+		return true, nil
+	}
+	if id == 1 {
+		return fileio.Exists(ctx, m.fs, m.Path(2))
+	}
+	exists, err := fileio.Exists(ctx, m.fs, m.Path(id-1))
+	return !exists, err
 }
 
 // CommitQuery identifies a commit: Paimon's (commitUser, commitIdentifier, commitKind).
@@ -178,8 +218,26 @@ func (m *Snapshots) FindCommit(ctx context.Context, q CommitQuery, afterID int64
 	return all[len(all)-1], nil
 }
 
-// FindCommits returns every snapshot newer than afterID matching q, ascending by id.
+// FindCommits returns every snapshot newer than afterID matching q, ascending by id. A snapshot that
+// expires while the scan runs is skipped: a caller that must know the scan saw every snapshot reads
+// EarliestID after it (a snapshot that expired then lies below the earliest).
 func (m *Snapshots) FindCommits(ctx context.Context, q CommitQuery, afterID int64) ([]*spec.Snapshot, error) {
+	all, err := m.CommitsOfUser(ctx, q.User, afterID)
+	if err != nil {
+		return nil, err
+	}
+	var out []*spec.Snapshot
+	for _, s := range all {
+		if s.CommitIdentifier == q.Identifier && (q.Kind == "" || s.CommitKind == q.Kind) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// CommitsOfUser returns every snapshot newer than afterID committed by user, ascending by id, with
+// FindCommits' rule for snapshots that expire during the scan.
+func (m *Snapshots) CommitsOfUser(ctx context.Context, user string, afterID int64) ([]*spec.Snapshot, error) {
 	ids, err := m.idsAfter(ctx, afterID)
 	if err != nil {
 		return nil, err
@@ -196,7 +254,7 @@ func (m *Snapshots) FindCommits(ctx context.Context, q CommitQuery, afterID int6
 			}
 			return nil, err
 		}
-		if s.CommitUser == q.User && s.CommitIdentifier == q.Identifier && (q.Kind == "" || s.CommitKind == q.Kind) {
+		if s.CommitUser == user {
 			out = append(out, s)
 		}
 	}
