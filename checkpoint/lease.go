@@ -22,8 +22,9 @@ import (
 //     version exists and it learns that it lost.
 //   - Versions more than leaseKeep below the current are deleted (best effort).
 //
-// The lease is advisory (protocol "Fencing"): it refuses a second runner politely, but no
-// correctness property of the job depends on it.
+// The lease is a fence (docs/protocol.md, "Paused runners and expiry"): a runner re-reads it
+// immediately before every commit and stops when the current version is not its own, so a runner
+// that was displaced while it was stopped cannot commit after it wakes.
 
 const leaseKeep = 8
 

@@ -87,7 +87,7 @@ type Config struct {
 	Logger   *slog.Logger
 	Progress func(Progress) // called after each window and at the end
 	// Hook is called at named points (see Point*); an error returned aborts the run there, as a crash
-	// would (tests). The CLI wires LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT to it.
+	// would (tests). The CLI wires LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT / LAKELOAD_HOLD_AT to it.
 	Hook func(point string, window int64) error
 	Now  func() time.Time
 }

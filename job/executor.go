@@ -50,7 +50,7 @@ type TaskEnv struct {
 	Transform Transform // library users only; must be the driver's (deterministic)
 	IDColumn  string    // row-id mode, as Config.IDColumn
 	// Hook, if set, is called at PointTaskWritten and PointResultStored as Config.Hook is in process
-	// (a worker wires LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT to it); an error fails the try.
+	// (a worker wires LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT / LAKELOAD_HOLD_AT to it); an error fails the try.
 	Hook func(point string, window int64) error
 }
 

@@ -116,7 +116,7 @@ func value(t *testing.T, ss []sample, name string, labels map[string]string) flo
 func startPausedLoad(t *testing.T, args []string, point string) (string, func()) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), mainEnv+"=1", "LAKELOAD_PAUSE_AT="+point)
+	cmd.Env = append(os.Environ(), mainEnv+"=1", "LAKELOAD_HOLD_AT="+point)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func startPausedLoad(t *testing.T, args []string, point string) (string, func())
 			if u, ok := strings.CutPrefix(line, "lakeload: metrics on "); ok {
 				url = u
 			}
-			if strings.HasPrefix(line, "lakeload: paused at ") {
+			if strings.HasPrefix(line, "lakeload: held at ") {
 				done <- true
 				go io.Copy(io.Discard, stderr)
 				return

@@ -264,16 +264,24 @@ func newLogger(w io.Writer, format string) *slog.Logger {
 
 // faultHook wires the crash-test environment variables (docs/testing.md):
 // LAKELOAD_CRASH_AT=point[:window] kills the process with SIGKILL there; LAKELOAD_PAUSE_AT=point[:window]
-// prints "lakeload: paused at point window W" on stderr and waits to be killed.
+// prints "lakeload: paused at point window W" on stderr and stops the whole process with SIGSTOP (state
+// T), so a harness can let the world move on and resume it with SIGCONT, as a GC stall or a frozen VM
+// would; LAKELOAD_HOLD_AT=point[:window] prints "lakeload: held at point window W" and blocks that
+// step for ever while the rest of the process runs on (heartbeats, metrics) until it is killed.
 func faultHook(stderr io.Writer) func(string, int64) error {
-	crash, pause := parsePoint(os.Getenv("LAKELOAD_CRASH_AT")), parsePoint(os.Getenv("LAKELOAD_PAUSE_AT"))
-	if crash == nil && pause == nil {
+	crash, pause, hold := parsePoint(os.Getenv("LAKELOAD_CRASH_AT")), parsePoint(os.Getenv("LAKELOAD_PAUSE_AT")), parsePoint(os.Getenv("LAKELOAD_HOLD_AT"))
+	if crash == nil && pause == nil && hold == nil {
 		return nil
 	}
 	return func(point string, w int64) error {
+		if hold != nil && hold(point, w) {
+			fmt.Fprintf(stderr, "lakeload: held at %s window %d\n", point, w)
+			select {}
+		}
 		if pause != nil && pause(point, w) {
 			fmt.Fprintf(stderr, "lakeload: paused at %s window %d\n", point, w)
-			select {}
+			_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP) // returns after SIGCONT
+			fmt.Fprintf(stderr, "lakeload: resumed at %s window %d\n", point, w)
 		}
 		if crash != nil && crash(point, w) {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)

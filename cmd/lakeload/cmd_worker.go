@@ -90,7 +90,7 @@ func openTaskEnv(ctx context.Context, ref temporal.JobRef) (job.TaskEnv, error) 
 		return job.TaskEnv{}, err
 	}
 	mapping.SkipBadRows = ref.SkipBadRows
-	hook := faultHook(os.Stderr) // LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT at task-written and result-stored
+	hook := faultHook(os.Stderr) // LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT / LAKELOAD_HOLD_AT at task-written and result-stored
 	inFS, err := in.fileIO()
 	if err != nil {
 		return job.TaskEnv{}, err

@@ -20,7 +20,7 @@ const (
 	exitInput       = 3   // bad input data: a file, row or value is at fault
 	exitTable       = 4   // table missing, already present, or not supported
 	exitConflict    = 5   // commit conflict with another writer; running again re-plans
-	exitBusy        = 6   // the job is run by another live runner (its lease); stop it or use --takeover
+	exitBusy        = 6   // the job is run by another live runner (its lease; stop it or use --takeover), or this runner was overtaken by one while it was stopped (nothing is lost)
 	exitAttention   = 7   // recovery stopped (the table or checkpoint store needs a person; the message says what to do) or the job was aborted
 	exitInterrupted = 130 // stopped by Ctrl-C / SIGTERM
 )
@@ -43,6 +43,8 @@ func exitCode(ctx context.Context, err error) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.Is(err, job.ErrOvertaken): // before Canceled: losing the lease cancels the run
+		return exitBusy
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.As(err, &ue):

@@ -63,7 +63,7 @@ func TestDevServerAbortRunningSegment(t *testing.T) {
 	queue := "abort-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	// Safety net: should the machine be fast enough to reach the last window before abort, the
 	// worker pauses there (a task that never ends), so the job cannot finish before it is aborted.
-	worker := startProc(t, lakeload, append(slices.Clone(env), "LAKELOAD_PAUSE_AT="+job.PointTaskWritten+":"+strconv.Itoa(files)),
+	worker := startProc(t, lakeload, append(slices.Clone(env), "LAKELOAD_HOLD_AT="+job.PointTaskWritten+":"+strconv.Itoa(files)),
 		"worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
 	args := []string{"load", "--warehouse", wh, "--table", "db.ab", "--from", filepath.Join(dir, "*.csv"), "--job", "ab", "--commit-rows", "1"}
 	follower := startProc(t, lakeload, env, append(slices.Clone(args), "--temporal", hostPort, "--task-queue", queue,

@@ -63,11 +63,11 @@ func temporalCLI(t *testing.T) string {
 	return ""
 }
 
-// paused reports whether the process printed that it paused at a LAKELOAD_PAUSE_AT point.
+// paused reports whether the process printed that it was held at a LAKELOAD_HOLD_AT point.
 func (p proc) paused() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return bytes.Contains(p.out.Bytes(), []byte("lakeload: paused at"))
+	return bytes.Contains(p.out.Bytes(), []byte("lakeload: held at"))
 }
 
 // proc is a lakeload child process with its output kept for failure messages.
@@ -138,7 +138,7 @@ func TestDevServerKillNine(t *testing.T) {
 	}
 	queue := "q-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	// Until one is seen and killed, workers pause when a task of window 2 has written its files
-	// (LAKELOAD_PAUSE_AT reaches a worker's tasks): that kill surely hits a running task, however
+	// (LAKELOAD_HOLD_AT reaches a worker's tasks): that kill surely hits a running task, however
 	// fast the machine finishes the load, so an activity retry is certain.
 	// Until one has crashed, workers also crash (SIGKILL themselves) when a driver segment they run
 	// has committed window 3 and not yet recorded it: the retried segment on another worker must
@@ -148,7 +148,7 @@ func TestDevServerKillNine(t *testing.T) {
 	startWorker := func() proc {
 		var extra []string
 		if !pausedKilled {
-			extra = append(extra, "LAKELOAD_PAUSE_AT="+job.PointTaskWritten+":2")
+			extra = append(extra, "LAKELOAD_HOLD_AT="+job.PointTaskWritten+":2")
 		}
 		if crashes == 0 {
 			extra = append(extra, "LAKELOAD_CRASH_AT="+job.PointAfterCommit+":3")
