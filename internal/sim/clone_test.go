@@ -44,7 +44,8 @@ func cloneFS(t testing.TB, src *mem.FS) *mem.FS {
 
 // clone returns a copy of the world that continues independently.
 func (w *world) clone() *world {
-	return &world{t: w.t, sc: w.sc, fs: cloneFS(w.t, w.fs), notes: slices.Clone(w.notes), plan: slices.Clone(w.plan)}
+	return &world{t: w.t, sc: w.sc, fs: cloneFS(w.t, w.fs), notes: slices.Clone(w.notes), plan: slices.Clone(w.plan),
+		extra: slices.Clone(w.extra)}
 }
 
 func TestCloneCopiesEveryFile(t *testing.T) {

@@ -15,7 +15,9 @@
 //     is applied ("lost") or after ("landed", reported failed).
 //
 // Every process runs with Config.Takeover: simulated processes share one pid, so a dead holder of
-// the lease looks alive; the lease is advisory and safety must not depend on it.
+// the lease looks alive. The lease is one of the fences of a paused runner (docs/protocol.md, "Paused
+// runners and expiry"); the late writes below land without passing any fence, so safety there rests
+// on write-once records and the snapshot lookup alone.
 //
 // A zombie is a process paused (not dead) at a hook call or before a storage mutation while a new
 // process takes the job over; the new process pauses in turn at one of its own moments while the
@@ -26,6 +28,14 @@
 // consumer landing after the takeover). Every checkpoint record and snapshot file is created with
 // WriteIfAbsent, so a late write either fills a slot that is still empty — which the new driver
 // must then notice — or fails; the model checks both.
+//
+// World events (TestZombieAfterExpiry): before the zombie resumes, another writer commits and
+// snapshot expiry removes every snapshot it may, honouring the job's pin or ignoring it; the zombie's
+// lookup then misses markers that expired. With pins ignored a job may rightly stop ("cannot be
+// verified", I3); the history is then checked as stopped: the table holds the windows shown committed
+// once each (and at most once the window that could not be verified) and the other writer's rows.
+// On the code before the fences this found duplicate windows and a snapshot id reused after expiry
+// (the other writer's rows vanished).
 //
 // Histories are enumerated, not sampled, at the named points: every k1 of the first run, every k2
 // of the resumed run (which depends on k1), then a clean run. After every run the protocol's

@@ -139,11 +139,11 @@ func render(vals []any) string {
 
 // scene is one table kind with its input written to memory and planned into windows' splits.
 type scene struct {
-	k        kind
-	input    *mem.FS
-	splits   []source.Split
-	rows     []row // the input of the planned splits, in input order
-	expected []string
+	k         kind
+	input     *mem.FS
+	splits    []source.Split
+	rows      []row   // the input of the planned splits, in input order
+	splitRows [][]row // the rows of each planned split
 }
 
 // newScene writes k's input files and plans its first `windows` splits (one split per window).
@@ -183,8 +183,8 @@ func newScene(t testing.TB, k kind, windows int) *scene {
 	for _, p := range all[:windows] {
 		s.splits = append(s.splits, p.split)
 		s.rows = append(s.rows, p.rows...)
+		s.splitRows = append(s.splitRows, p.rows)
 	}
-	s.expected = k.expect(s.rows)
 	return s
 }
 
@@ -262,6 +262,7 @@ type world struct {
 	fs    *mem.FS
 	notes []string // what happened, for failure messages
 	plan  []string // the faults of its runs so far (deterministic, unlike notes: file names hold UUIDs)
+	extra []row    // rows another writer committed (world events), in commit order
 }
 
 func (sc *scene) newWorld(t testing.TB) *world {
