@@ -136,8 +136,8 @@ func (d *driver) windowMarkers(w int64, commits []*spec.Snapshot) ([]*spec.Snaps
 }
 
 // checkFinal is the fence of an overwrite job's final commit (identifier id), decided on state st:
-// the lease and the done record as for a window, and no window of st recorded, voided or
-// re-attempted by someone else since, and no window added.
+// the lease and the done record as for a window, and no window of st recorded (committed,
+// published), voided or re-attempted by someone else since st was loaded, and no window added.
 func (d *driver) checkFinal(ctx context.Context, st checkpoint.State, id int64) error {
 	if err := (fence{d: d, window: id}).check(ctx); err != nil {
 		return err
@@ -152,7 +152,7 @@ func (d *driver) checkFinal(ctx context.Context, st checkpoint.State, id int64) 
 	for _, ws := range st.Windows() {
 		cur, _ := now.Window(ws.Window)
 		switch {
-		case cur.Committed != nil || cur.Published != nil:
+		case (cur.Committed != nil) != (ws.Committed != nil) || (cur.Published != nil) != (ws.Published != nil):
 			return d.overtaken(id, fmt.Sprintf("window %d was recorded as committed by another runner", ws.Window))
 		case (cur.Voided != nil) != (ws.Voided != nil):
 			return d.overtaken(id, fmt.Sprintf("window %d was voided by another runner", ws.Window))
