@@ -218,9 +218,9 @@ func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease) (stop func
 }
 
 // planBeforeLease plans the input of a job that has no plan yet, before the lease is taken: taking
-// the lease creates the store, so a run whose input cannot be planned (a glob matching nothing, an
-// unreadable file) must fail before it, leaving no store that would list as a job for ever. open
-// uses the splits; nothing is written here. Like Run, it reports a cancellation as such.
+// the lease creates the store, so a run whose input cannot be planned (a glob matching nothing, a
+// Parquet footer that cannot be read) fails before it and leaves no store that would list as a job
+// for ever. open uses the splits; nothing is written here. Like Run, it reports a cancellation as such.
 func (d *driver) planBeforeLease(ctx context.Context) error {
 	st, err := d.store.Load(ctx)
 	if err == nil {
