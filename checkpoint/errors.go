@@ -21,6 +21,17 @@ var ErrLeaseLost = errors.New("checkpoint: lease lost to another runner")
 // ErrStop is wrapped by the error of a Stop action: recovery cannot proceed without a person.
 var ErrStop = errors.New("checkpoint: recovery stopped")
 
+// ErrTableReplaced is wrapped by JobRecord.Compatible's error when the job's table was dropped and
+// created again since the job was created: the job's windows went to the old table, so the run must
+// not go on (nor report the job finished). errors.Is(err, ErrStop) holds too: a person must decide.
+var ErrTableReplaced error = stopKind("checkpoint: the job's table was dropped and created again")
+
+// stopKind is a sentinel that also matches ErrStop.
+type stopKind string
+
+func (e stopKind) Error() string        { return string(e) }
+func (e stopKind) Is(target error) bool { return target == ErrStop }
+
 // corruptf builds an error wrapping ErrCorrupt that names path.
 func corruptf(path, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))

@@ -16,10 +16,12 @@ import (
 // JobRecord identifies a job for its whole life (job.json). Its result-changing fields must equal
 // those of every later run of the same job (see Compatible).
 type JobRecord struct {
-	JobID            string            `json:"jobId"`
-	CommitUser       string            `json:"commitUser"` // stable Paimon commit user of every window
-	TablePath        string            `json:"tablePath"`
-	TableUUID        string            `json:"tableUuid,omitempty"` // empty when the table has none
+	JobID      string `json:"jobId"`
+	CommitUser string `json:"commitUser"` // stable Paimon commit user of every window
+	TablePath  string `json:"tablePath"`
+	// TableUUID is the identity of the table the job loads (table.Identity: Paimon's filesystem
+	// catalog stores no uuid); empty in jobs created before lakeload recorded it, which are not checked.
+	TableUUID        string            `json:"tableUuid,omitempty"`
 	InputFingerprint string            `json:"inputFingerprint"`
 	Options          map[string]string `json:"options,omitempty"` // result-changing options: op/id column, mapping
 	LakeloadVersion  string            `json:"lakeloadVersion"`
@@ -116,7 +118,8 @@ type DoneRecord struct {
 }
 
 // Compatible returns an error naming the first result-changing field in which run differs from j:
-// the same job must not resume against another table, input or options (scenarios 15, 18).
+// the same job must not resume against another table, input or options (scenarios 15, 18). A table
+// at the job's path with another identity is refused by CheckTable.
 func (j JobRecord) Compatible(run JobRecord) error {
 	diff := func(field, old, new string) error {
 		return fmt.Errorf("job %s was created with %s %q, this run has %q: use the original settings or start a new job",
@@ -127,9 +130,11 @@ func (j JobRecord) Compatible(run JobRecord) error {
 		return diff("job id", j.JobID, run.JobID)
 	case j.TablePath != run.TablePath:
 		return diff("table path", j.TablePath, run.TablePath)
-	case j.TableUUID != run.TableUUID:
-		return diff("table uuid", j.TableUUID, run.TableUUID)
-	case j.InputFingerprint != run.InputFingerprint:
+	}
+	if err := j.CheckTable(run.TableUUID); err != nil {
+		return err
+	}
+	if j.InputFingerprint != run.InputFingerprint {
 		return diff("input fingerprint", j.InputFingerprint, run.InputFingerprint)
 	}
 	keys := map[string]bool{}
@@ -145,6 +150,20 @@ func (j JobRecord) Compatible(run JobRecord) error {
 		}
 	}
 	return nil
+}
+
+// CheckTable returns an error wrapping ErrTableReplaced, saying what to do, when the table at the
+// job's path now has the identity tableUUID and the job recorded another: the table was dropped and
+// created again since the job was created. A job recording no identity (created by a lakeload that
+// did not record it) is not checked.
+func (j JobRecord) CheckTable(tableUUID string) error {
+	if j.TableUUID == "" || j.TableUUID == tableUUID {
+		return nil
+	}
+	return fmt.Errorf("%w: job %s was created for the table at %s with table uuid %q, the table there now has %q, "+
+		"and the job's windows went to the old table. To load the input into the new table, run "+
+		"'lakeload job forget --job %s' and load it again as a new job, or use another --job name",
+		ErrTableReplaced, j.JobID, j.TablePath, j.TableUUID, tableUUID, j.JobID)
 }
 
 // ResultDigest returns the hex SHA-256 of r's content (every field but Digest).

@@ -80,6 +80,7 @@ type driver struct {
 	seqRes   *seqReserver // the table's sequence-range reservations (seqreserve.go); nil until the first assignment
 	// leaseToken is the token of the lease this run holds; fences check that the lease is still it.
 	leaseToken string
+	planned    []source.Split // the input planned before the lease of a job without a plan (planBeforeLease)
 }
 
 // Run runs (or resumes) the job described by cfg until every input split is published.
@@ -102,6 +103,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		rep, err := d.dryRun(ctx)
 		d.res.DryRun = rep
 		return d.res, err
+	}
+	if err := d.planBeforeLease(ctx); err != nil {
+		return Result{}, err
 	}
 	lease, err := d.acquireLease(ctx)
 	if err != nil {
@@ -230,14 +234,36 @@ func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease, lost conte
 	return func() { cancel(); <-done }
 }
 
-// open loads the store, creating the job and its plan on the first run, and checks the input.
+// planBeforeLease plans the input of a job that has no plan yet, before the lease is taken: taking
+// the lease creates the store, so a run whose input cannot be planned (a glob matching nothing, a
+// Parquet footer that cannot be read) fails before it and leaves no store that would list as a job
+// for ever. open uses the splits; nothing is written here. Like Run, it reports a cancellation as such.
+func (d *driver) planBeforeLease(ctx context.Context) error {
+	st, err := d.store.Load(ctx)
+	if err == nil {
+		if _, hasPlan := st.Plan(); !hasPlan {
+			d.planned, err = d.planSplits(ctx)
+		}
+	}
+	if cerr := ctx.Err(); err != nil && cerr != nil && !errors.Is(err, cerr) {
+		err = fmt.Errorf("%w (interrupted: %w)", err, cerr)
+	}
+	return err
+}
+
+// open loads the store, creating the job and its plan on the first run, and checks the table's
+// identity (a table dropped and created again refuses every run, finished or not) and the input.
 func (d *driver) open(ctx context.Context) error {
 	st, err := d.store.Load(ctx)
 	if err != nil {
 		return err
 	}
+	tableID, err := d.t.Identity(ctx)
+	if err != nil {
+		return err
+	}
 	job, hasJob := st.Job()
-	run := checkpoint.JobRecord{JobID: d.cfg.Name, TablePath: d.t.Path, Options: d.resultOptions(),
+	run := checkpoint.JobRecord{JobID: d.cfg.Name, TablePath: d.t.Path, TableUUID: tableID, Options: d.resultOptions(),
 		LakeloadVersion: Version, Created: d.cfg.Now().UTC()}
 	if hasJob {
 		// The plan is fixed when the job is created; its files are checked one by one below.
@@ -248,9 +274,11 @@ func (d *driver) open(ctx context.Context) error {
 	}
 	plan, hasPlan := st.Plan()
 	if !hasPlan {
-		splits, err := d.planSplits(ctx)
-		if err != nil {
-			return err
+		splits := d.planned // planBeforeLease
+		if splits == nil {
+			if splits, err = d.planSplits(ctx); err != nil {
+				return err
+			}
 		}
 		if !hasJob {
 			run.CommitUser = "lakeload-" + uuid.NewString()
@@ -605,6 +633,12 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 	if err := d.cfg.defaults(); err != nil {
 		return err
 	}
+	// Taking the lease creates the store: look for the job first, so aborting an unknown job creates nothing.
+	if st, err := store.Load(ctx); err != nil {
+		return err
+	} else if _, ok := st.Job(); !ok {
+		return fmt.Errorf("no job %s in %s", name, store.Root())
+	}
 	lease, err := d.acquireLease(ctx)
 	if err != nil {
 		return err
@@ -614,7 +648,7 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 	if err != nil {
 		return err
 	}
-	if _, ok := st.Job(); !ok {
+	if _, ok := st.Job(); !ok { // forgotten meanwhile
 		return fmt.Errorf("no job %s in %s", name, store.Root())
 	}
 	if dr, done := st.Done(); done {
@@ -634,11 +668,8 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 // store. Committed windows stay in the table. It refuses while a live runner on this host (or any
 // runner on another host) holds the job's lease.
 func Forget(ctx context.Context, t *table.Table, store *checkpoint.Store, name string) error {
-	if l, ok, err := store.CurrentLease(ctx); err == nil && ok && !l.Released {
-		host, _ := os.Hostname()
-		if alive, known := processAlive(host)(l.Owner); alive || !known {
-			return fmt.Errorf("job %s is running (pid %d on %s): stop it first", name, l.Owner.PID, l.Owner.Host)
-		}
+	if err := CheckIdle(ctx, store, name); err != nil {
+		return err
 	}
 	if t != nil {
 		if err := unpin(ctx, t, name); err != nil {
@@ -646,4 +677,16 @@ func Forget(ctx context.Context, t *table.Table, store *checkpoint.Store, name s
 		}
 	}
 	return store.FS().DeleteAll(ctx, store.Root())
+}
+
+// CheckIdle returns an error naming the holder when a live runner on this host (or any runner on
+// another host) holds the lease of job name; Forget refuses such a job.
+func CheckIdle(ctx context.Context, store *checkpoint.Store, name string) error {
+	if l, ok, err := store.CurrentLease(ctx); err == nil && ok && !l.Released {
+		host, _ := os.Hostname()
+		if alive, known := processAlive(host)(l.Owner); alive || !known {
+			return fmt.Errorf("job %s is running (pid %d on %s): stop it first", name, l.Owner.PID, l.Owner.Host)
+		}
+	}
+	return nil
 }

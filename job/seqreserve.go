@@ -3,8 +3,6 @@ package job
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,27 +80,14 @@ func newSeqReserver(ctx context.Context, t *table.Table, root string) (*seqReser
 	return &seqReserver{fs: t.FS, dir: fileio.Join(root, id, "seq")}, nil
 }
 
-// seqTableID identifies the table across drop and re-create: the creation time of its earliest
-// schema and a digest of that schema file (a table created again gets a new schema-0).
+// seqTableID identifies the table across drop and re-create (table.Identity: the creation time of
+// its earliest schema and a digest of that schema file).
 func seqTableID(ctx context.Context, t *table.Table) (string, error) {
-	schemas := t.Schemas()
-	ids, err := schemas.IDs(ctx)
+	id, err := t.Identity(ctx)
 	if err != nil {
-		return "", fmt.Errorf("sequence reservations: list the schemas of %s: %w", t.Path, err)
+		return "", fmt.Errorf("sequence reservations: %w", err)
 	}
-	if len(ids) == 0 {
-		return "", fmt.Errorf("sequence reservations: table %s has no schema file: %w", t.Path, fileio.ErrNotExist)
-	}
-	b, err := t.FS.ReadFile(ctx, schemas.Path(ids[0]))
-	if err != nil {
-		return "", fmt.Errorf("sequence reservations: read the earliest schema of %s: %w", t.Path, err)
-	}
-	s, err := spec.ParseSchema(b)
-	if err != nil {
-		return "", fmt.Errorf("sequence reservations: schema file %s: %w", schemas.Path(ids[0]), err)
-	}
-	sum := sha256.Sum256(b)
-	return fmt.Sprintf("%d-%s", s.TimeMillis, hex.EncodeToString(sum[:6])), nil
+	return id, nil
 }
 
 // recordPath is the path of reservation index i.

@@ -92,6 +92,9 @@ func newStatusCommand() *cobra.Command {
 			if !ok {
 				return fmt.Errorf("%w: no job %s for table %s (store %s)", catalog.ErrTableNotExist, jf.name, id, store.Root())
 			}
+			if err := checkJobTable(ctx, cat.FS, jr); err != nil {
+				return err // what the store says was loaded is not in the table
+			}
 			rep := jobStatus{Job: jr.JobID, Table: id.String(), CommitUser: jr.CommitUser, Metrics: job.MetricsFromStore(st)}
 			rep.Overwrite, rep.Generation = jr.Options["overwrite"], st.Generation()
 			for _, g := range st.Generations() {
@@ -209,27 +212,15 @@ func newJobsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			infos, err := cat.FS.List(ctx, jobsDir(cat, id))
+			jobs, err := tableJobs(ctx, cat, id)
 			if err != nil {
 				return err
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "JOB\tSTATE\tWINDOWS")
-			for _, fi := range infos {
-				if !fi.IsDir {
-					continue
-				}
-				st, err := checkpoint.NewStore(cat.FS, fi.Path).Load(ctx)
-				state := "running or interrupted"
-				if err != nil {
-					state = "unreadable: " + err.Error()
-				} else if dr, done := st.Done(); done {
-					state = "finished"
-					if dr.Aborted {
-						state = "aborted"
-					}
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\n", fi.Name, state, len(st.Windows()))
+			for _, fi := range jobs {
+				state, windows := jobState(ctx, cat.FS, fi.Path)
+				fmt.Fprintf(tw, "%s\t%s\t%d\n", fi.Name, state, windows)
 			}
 			return tw.Flush()
 		},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/spf13/cobra"
 )
@@ -187,18 +191,26 @@ func newTableDropCommand() *cobra.Command {
 	var (
 		tf       tableFlags
 		ifExists bool
+		withJobs bool
 	)
 	c := &cobra.Command{
-		Use:     "drop",
-		Short:   "Drop a table and delete all its files",
-		Example: `  lakeload table drop --warehouse /data/wh --table shop.orders`,
-		Args:    cobra.NoArgs,
+		Use:   "drop",
+		Short: "Drop a table and delete all its files",
+		Long: `Drop deletes the table's directory with all its files. A load job is bound to the table it loads, so a
+table that still has jobs (in the default checkpoint location, see 'lakeload jobs list') is not dropped unless
+--with-jobs is given, which first removes them like 'lakeload job forget' (their checkpoint stores and snapshot
+pins; it refuses if one of them is running), and the table's sequence-range reservations. A job whose store is
+elsewhere (--checkpoint) is not seen here; if the table is created again, that job refuses to run.`,
+		Example: `  lakeload table drop --warehouse /data/wh --table shop.orders
+  lakeload table drop --warehouse /data/wh --table shop.orders --with-jobs`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
 			cat, id, err := tf.open()
 			if err != nil {
 				return err
 			}
-			exists, err := cat.TableExists(cmd.Context(), id)
+			exists, err := cat.TableExists(ctx, id)
 			if err != nil {
 				return err
 			}
@@ -206,14 +218,63 @@ func newTableDropCommand() *cobra.Command {
 				fmt.Fprintf(cmd.OutOrStdout(), "table %s does not exist; nothing dropped\n", id)
 				return nil
 			}
-			if err := cat.DropTable(cmd.Context(), id, ifExists); err != nil {
+			var forgot []string
+			if exists {
+				if forgot, err = forgetTableJobs(ctx, cat, id, withJobs); err != nil {
+					return err
+				}
+			}
+			if err := cat.DropTable(ctx, id, ifExists); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "dropped table %s\n", id)
+			if err := cat.FS.DeleteAll(ctx, seqReservationsDir(cat, id)); err != nil {
+				return fmt.Errorf("dropped table %s, but not its sequence reservations %s: %w", id, seqReservationsDir(cat, id), err)
+			}
+			if len(forgot) > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "dropped table %s and its load jobs %s\n", id, strings.Join(forgot, ", "))
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "dropped table %s\n", id)
+			}
 			return nil
 		},
 	}
 	tf.register(c)
 	c.Flags().BoolVar(&ifExists, "if-exists", false, "succeed if the table does not exist")
+	c.Flags().BoolVar(&withJobs, "with-jobs", false, "also remove the table's load jobs (checkpoint stores and snapshot pins), as 'lakeload job forget' does")
 	return c
+}
+
+// forgetTableJobs removes the load jobs of table id (withJobs), refusing before it removes anything
+// if one of them is running; without withJobs it refuses if there are any. It returns the names of
+// the jobs removed.
+func forgetTableJobs(ctx context.Context, cat *catalog.Catalog, id catalog.Identifier, withJobs bool) ([]string, error) {
+	jobs, err := tableJobs(ctx, cat, id)
+	if err != nil || len(jobs) == 0 {
+		return nil, err
+	}
+	var names []string
+	for _, fi := range jobs {
+		names = append(names, fi.Name)
+	}
+	if !withJobs {
+		return nil, fmt.Errorf("table %s not dropped: %w %s (their checkpoint stores are in %s), which would stay bound to "+
+			"a table that no longer exists; remove them first with 'lakeload job forget --job NAME', or pass --with-jobs to "+
+			"remove them with the table", id, errTableHasJobs, strings.Join(names, ", "), jobsDir(cat, id))
+	}
+	for _, fi := range jobs {
+		if err := job.CheckIdle(ctx, checkpoint.NewStore(cat.FS, fi.Path), fi.Name); err != nil {
+			return nil, fmt.Errorf("%w; nothing was dropped", err)
+		}
+	}
+	t, err := cat.LoadTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	for _, fi := range jobs {
+		if err := job.Forget(ctx, t, checkpoint.NewStore(cat.FS, fi.Path), fi.Name); err != nil {
+			return nil, fmt.Errorf("table %s not dropped: removing its job %s: %w", id, fi.Name, err)
+		}
+	}
+	_ = cat.FS.Delete(ctx, jobsDir(cat, id)) // best effort: only if empty, a new job may have started since
+	return names, nil
 }
