@@ -212,3 +212,48 @@ func expire(t *testing.T, tbl *table.Table, how string, keep int64) {
 		t.Fatal(err)
 	}
 }
+
+// TestPausedCommitAfterRollbackBuildsOnTheRollbackTarget: a writer plans snapshot 4 on 3 and is
+// paused; the table is rolled back to snapshot 1 (2 and 3 deleted, LATEST = 1, EARLIEST unchanged,
+// as a rollback leaves it). Creating snapshot-4 would resurrect the rolled-back content (its base
+// manifests name files the rollback dropped). The commit must land as snapshot 2 on top of 1.
+func TestPausedCommitAfterRollbackBuildsOnTheRollbackTarget(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	tbl := createTable(t, dir, appendCols, nil, nil, nil)
+	first := appendRows(0, 2, "first")
+	mustCommit(t, tbl, writeRows(t, tbl, first), "first")
+	for i := range 2 {
+		mustCommit(t, tbl, writeRows(t, tbl, appendRows(int64(100*(i+1)), 2, "rolled-back")), "rolled-back")
+	}
+	paused := appendRows(1000, 3, "paused")
+	msgs := writeRows(t, tbl, paused)
+	rolledBack := false
+	res, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: "paused", Identifier: 7, LookupAfter: 0,
+		BeforeSnapshot: func(id int64) error {
+			if rolledBack {
+				return nil
+			}
+			rolledBack = true
+			for _, id := range []int64{3, 2} {
+				if err := tbl.FS.Delete(ctx, tbl.Snapshots().Path(id)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return os.WriteFile(filepath.Join(dir, "snapshot", "LATEST"), []byte("1"), 0o644)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SnapshotID != 2 {
+		t.Fatalf("committed as snapshot %d, want 2 (on top of the rollback target 1)", res.SnapshotID)
+	}
+	ids, err := tbl.Snapshots().IDs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ids, []int64{1, 2}) {
+		t.Fatalf("snapshots %v, want [1 2]", ids)
+	}
+	checkRows(t, openTable(t, dir), 0, slices.Concat(first, paused))
+}
