@@ -4,6 +4,7 @@
 #   test     everything CI runs: vet, all Go tests (Java + pypaimon oracles required under CI), short fuzz runs
 #   fuzz     every fuzz target for FUZZTIME (default 60s) each
 #   oracles  build the Java oracle jar and the pypaimon venv (oracle/README.md); golden regenerates testdata/golden
+#   java-fixtures  rewrite the Java-written fixtures lakeload generates (testdata/java-written/int96_*), then golden
 #   s3-server  install versitygw, the S3 server of the object-store tests (docs/object-stores.md)
 #   temporal   install the Temporal CLI, whose dev server the scale-out test runs (docs/scale-out.md)
 #   soak-temporal  the long scale-out kill -9 soak on a Temporal dev server (CI runs the short version)
@@ -18,7 +19,7 @@ JAVA_ORACLE_JAR := oracle/java/target/paimon-oracle.jar
 JAVA_ORACLE_JSA := oracle/java/target/paimon-oracle.jsa
 JAVA_ORACLE_SRC := oracle/java/pom.xml $(shell find oracle/java/src -name '*.java' 2>/dev/null)
 
-.PHONY: build demo oracles java-oracle py-oracle golden test fuzz fuzz-short vet
+.PHONY: build demo oracles java-oracle py-oracle golden java-fixtures test fuzz fuzz-short vet
 
 ## oracles: build the Java oracle jar and make sure pypaimon is installed for the Python oracle
 oracles: java-oracle py-oracle
@@ -59,6 +60,13 @@ temporal:
 golden: oracles
 	@py="$(PY)"; "$$py" -c 'import pypaimon' 2>/dev/null || py="$(LAKELOAD_CACHE)/venv/bin/python"; \
 	  echo "$$py oracle/gen_golden.py"; "$$py" oracle/gen_golden.py
+
+## java-fixtures: rewrite the fixture tables the Java oracle writes (oracle/gen_java_fixtures.py) with this
+## checkout's oracle jar, then regenerate testdata/golden
+java-fixtures: oracles
+	@py="$(PY)"; "$$py" -c 'import pypaimon' 2>/dev/null || py="$(LAKELOAD_CACHE)/venv/bin/python"; \
+	  echo "$$py oracle/gen_java_fixtures.py"; LAKELOAD_JAVA_ORACLE=$(CURDIR)/$(JAVA_ORACLE_JAR) "$$py" oracle/gen_java_fixtures.py
+	$(MAKE) golden
 
 ## build: the lakeload binary
 build:

@@ -35,8 +35,10 @@ type WriteOpts struct {
 	Properties map[string]string
 }
 
-// TryWrite writes through pypaimon and returns the latest snapshot id after the commit.
-// The table path must be WAREHOUSE/DB.db/TABLE (pypaimon writes through a filesystem catalog).
+// TryWrite writes through the oracle and returns the latest snapshot id after the commit.
+// For pypaimon the table path must be WAREHOUSE/DB.db/TABLE (it writes through a filesystem catalog).
+// The Java oracle takes Spec and Rows only (one batch commit; Java Paimon's Parquet writer, e.g.
+// TIMESTAMP(7..9) as INT96).
 func (c *Client) TryWrite(table string, w WriteOpts) (int64, error) {
 	rows := make([]json.RawMessage, len(w.Rows))
 	for i, r := range w.Rows {
@@ -80,6 +82,32 @@ func (c *Client) Write(table string, w WriteOpts) int64 {
 	id, err := c.TryWrite(table, w)
 	if err != nil {
 		c.t.Fatalf("write %s: %v", table, err)
+	}
+	return id
+}
+
+// TryCompact (Java oracle only) compacts every bucket of the table's latest snapshot in full with
+// Java Paimon (TableWrite.compact(partition, bucket, true), one batch commit) and returns the latest
+// snapshot id. Primary-key and fixed-bucket tables.
+func (c *Client) TryCompact(table string) (int64, error) {
+	var reply struct {
+		Snapshot *int64 `json:"snapshot"`
+	}
+	if err := c.p.call(map[string]any{"cmd": "compact", "table": table}, &reply); err != nil {
+		return 0, err
+	}
+	if reply.Snapshot == nil {
+		return 0, nil
+	}
+	return *reply.Snapshot, nil
+}
+
+// Compact is TryCompact that fails the test on error.
+func (c *Client) Compact(table string) int64 {
+	c.t.Helper()
+	id, err := c.TryCompact(table)
+	if err != nil {
+		c.t.Fatalf("compact %s: %v", table, err)
 	}
 	return id
 }

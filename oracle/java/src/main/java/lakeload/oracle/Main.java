@@ -23,6 +23,8 @@ import java.util.Map;
  *   batch                 (JSON requests on stdin, one JSON reply per line on stdout)
  *   selftest VECTORS      (checks canonical formatting against internal/canon/testdata/vectors.jsonl)
  * </pre>
+ *
+ * The batch protocol also takes "write" and "compact" requests (Writes; tests and fixture generation).
  */
 public final class Main {
     private Main() {}
@@ -147,6 +149,22 @@ public final class Main {
                     case "read": lines = Tables.read(readRequest(req)); key = "rows"; break;
                     case "snapshots": lines = Tables.snapshots((String) req.get("table")); key = "snapshots"; break;
                     case "ping": lines = List.of(); key = "rows"; break;
+                    case "write":
+                    case "compact": {
+                        for (String k : List.of("commitUser", "commitIdentifier", "overwrite", "properties")) {
+                            if (req.get(k) != null) {
+                                throw new IllegalArgumentException("the Java oracle's write takes no \"" + k + "\"");
+                            }
+                        }
+                        String table = (String) req.get("table");
+                        long snap = cmd.equals("write")
+                                ? Writes.write(table, (Map<String, Object>) req.get("spec"), rows(req))
+                                : Writes.compact(table);
+                        b.append("\"snapshot\":").append(snap);
+                        lines = null;
+                        key = null;
+                        break;
+                    }
                     case "selftest": {
                         String res = selftest((String) req.get("vectors"));
                         b.append(res, 1, res.length() - 1);
@@ -186,6 +204,12 @@ public final class Main {
             out.println(b.append('}'));
             out.flush();
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> rows(Map<String, Object> req) {
+        Object rows = req.get("rows");
+        return rows == null ? List.of() : (List<Object>) rows;
     }
 
     private static String describe(Throwable e) {
