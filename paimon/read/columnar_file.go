@@ -2,6 +2,7 @@ package read
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -76,7 +78,7 @@ func openArrowFile(ctx context.Context, fs fileio.FileIO, path string, size int6
 	if len(leaves) == 0 || pf.NumRowGroups() == 0 {
 		return af, nil
 	}
-	rr, err := fr.GetRecordReader(ctx, leaves, nil)
+	rr, err := parquet.GetRecordReader(ctx, fr, leaves)
 	if err != nil {
 		return nil, fmt.Errorf("data file %s: parquet: %w: %w", path, spec.ErrCorrupt, err)
 	}
@@ -137,7 +139,11 @@ func (af *arrowFile) Next() (ok bool) {
 		return true
 	}
 	if err := af.rr.Err(); err != nil && err != io.EOF {
-		af.err = fmt.Errorf("data file %s: parquet: %w: %w", af.path, spec.ErrCorrupt, err)
+		if errors.Is(err, parquet.ErrUnrepresentable) {
+			af.err = fmt.Errorf("data file %s: %w", af.path, err)
+		} else {
+			af.err = fmt.Errorf("data file %s: parquet: %w: %w", af.path, spec.ErrCorrupt, err)
+		}
 	}
 	return false
 }

@@ -52,12 +52,16 @@ func timestampToUnit(ts spec.TimestampValue, u arrow.TimeUnit) (int64, error) {
 		return floorDiv(ts.Millis, 1000), nil
 	}
 	per := 1e6 / unitNanos(u)
-	if ts.Millis > math.MaxInt64/per || ts.Millis < math.MinInt64/per {
+	frac := int64(ts.NanoOfMilli) / unitNanos(u) // 0 <= frac < per
+	ms := ts.Millis
+	if ms < 0 { // as (ms+1)·per + (frac−per): the lowest count (math.MinInt64 ns) has ms·per below it
+		ms, frac = ms+1, frac-per
+	}
+	if ms > math.MaxInt64/per || ms < math.MinInt64/per {
 		return 0, fmt.Errorf("timestamp %d ms overflows %s", ts.Millis, u)
 	}
-	base := ts.Millis * per
-	frac := int64(ts.NanoOfMilli) / unitNanos(u)
-	if base > math.MaxInt64-frac {
+	base := ms * per
+	if (frac > 0 && base > math.MaxInt64-frac) || (frac < 0 && base < math.MinInt64-frac) {
 		return 0, fmt.Errorf("timestamp %d ms overflows %s", ts.Millis, u)
 	}
 	return base + frac, nil

@@ -12,6 +12,11 @@
 //     comparator and its default metadata.stats-mode truncate(16).
 //   - FileStats.FileSize is the exact number of bytes handed to the io.Writer.
 //   - Decoders never panic: malformed files yield errors wrapping spec.ErrCorrupt.
+//   - INT96 decodes as Java Paimon writes and reads it (int96.go): signed nanos of day + signed
+//     Julian day, so Java's negative nanos of day before 1970 read exactly; pqarrow never decodes
+//     INT96 itself. Every reader of data files goes through Reader or GetRecordReader. A value
+//     beyond int64 nanoseconds (lakeload's TIMESTAMP(7..9)) is an error wrapping ErrUnrepresentable
+//     that names the column and the value, never a wrong value.
 //
 // Datums follow paimon/spec/types.go (DatumAt / AppendDatum convert between Arrow and Datums).
 package parquet

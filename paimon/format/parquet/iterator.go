@@ -1,6 +1,8 @@
 package parquet
 
 import (
+	"errors"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -8,7 +10,8 @@ import (
 
 // RecordIterator yields the record batches of Reader.Read (columns in the requested order).
 // Decoding failures, including panics inside the Parquet decoder, end the iteration with an
-// error wrapping spec.ErrCorrupt. Release it when done.
+// error wrapping spec.ErrCorrupt (ErrUnrepresentable for a value lakeload cannot hold). Release it
+// when done.
 type RecordIterator struct {
 	rr     pqarrow.RecordReader
 	schema *arrow.Schema
@@ -36,7 +39,7 @@ func (it *RecordIterator) Next() (ok bool) {
 	}()
 	if !it.rr.Next() {
 		if err := it.rr.Err(); err != nil {
-			it.err = corrupt("read", err)
+			it.err = readError(err)
 		}
 		return false
 	}
@@ -65,4 +68,13 @@ func (it *RecordIterator) Release() {
 		it.rr.Release()
 		it.rr = nil
 	}
+}
+
+// readError classifies an error of the record reader: corrupt data unless it is a value lakeload
+// cannot hold.
+func readError(err error) error {
+	if errors.Is(err, ErrUnrepresentable) {
+		return err
+	}
+	return corrupt("read", err)
 }
