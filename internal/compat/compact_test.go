@@ -202,7 +202,7 @@ func TestCompactJavaWrittenFixtures(t *testing.T) {
 	pyOK := map[string]bool{"pk_table_scan_and_read_dv": true, "pk_table_scan_and_read_first_row": true,
 		"pk_table_scan_and_read_mor": true, "pk_table_with_mor": true}
 	for _, name := range []string{"pk_table_scan_and_read_mor", "pk_table_with_mor", "pk_table_partial_update",
-		"pk_table_scan_and_read_dv", "pk_table_scan_and_read_first_row"} {
+		"pk_table_scan_and_read_dv", "pk_table_scan_and_read_first_row", "int96_pk"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), name+".db", name)
 			if err := os.CopyFS(dir, os.DirFS(filepath.Join(fixtureDir, name+".db", name))); err != nil {
