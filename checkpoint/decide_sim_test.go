@@ -177,7 +177,7 @@ func (m *model) run(crashAt []int, zombieAfterCrash bool) {
 		if err != nil {
 			m.t.Fatal(err)
 		}
-		checkPlan(m.t, fmt.Sprintf("round %d", round), st, m.tv, p)
+		checkPlan(m.t, fmt.Sprintf("round %d", round), st, m.tv, DecideOptions{}, p)
 		if p.Stopped() != nil {
 			m.t.Fatalf("round %d stopped: %v", round, p.Stopped())
 		}
