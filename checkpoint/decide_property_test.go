@@ -344,8 +344,10 @@ func checkSafety(t testing.TB, name string, st State, tv TableView, o DecideOpti
 }
 
 // windowSpace is a per-window state space: attempts' covers × markers × committed × published ×
-// files × seen. Window w's markers are snapshots 100w, 100w+1; the full space's seen values and
-// earliestSpace put earliest at seen+1 and seen+2, and at the committed snapshot and one above.
+// files × seen. Window w's markers are snapshots 100w, 100w+1; committed records name the first
+// marker's snapshot, another one (101), snapshot 1 (the lowest id) or none (-1: empty). The full
+// space's seen values and earliestSpace put earliest at seen+1 and seen+2, and at the committed
+// snapshot and one above.
 func windowSpace(full bool) []win {
 	covers := [][]string{{cvNone}, {cvPartial}, {cvExact}, {cvDup}, {cvEmpty}, {cvPartial, cvExact}, {cvExact, cvPartial},
 		{cvExact, cvExact}, {cvPartial, cvEmpty}}
@@ -353,7 +355,7 @@ func windowSpace(full bool) []win {
 	committed := []struct {
 		a  int
 		sn int64
-	}{{0, 0}, {1, 0}, {2, 0}, {1, -1}, {2, -1}, {1, 101}}
+	}{{0, 0}, {1, 0}, {2, 0}, {1, -1}, {2, -1}, {1, 101}, {1, 1}}
 	published := []int{0, 1, 2}
 	files := []struct{ missing, unchecked []int }{{}, {missing: []int{1}}, {unchecked: []int{1}}, {missing: []int{2}}}
 	seen := []int64{0, 60}
