@@ -1,7 +1,8 @@
 # lakeload developer targets:
 #   build    the lakeload binary (./build/lakeload)
 #   demo     load the bundled sample data into ./build/demo-warehouse and scan it
-#   test     everything CI runs: vet, all Go tests (Java + pypaimon oracles required under CI), short fuzz runs
+#   test     everything CI runs: vet, all Go tests (Java + pypaimon oracles required under CI), short fuzz runs, mutate-short
+#   mutate   mutation tests: every mutant of internal/mutate/mutants must be killed by the fast tests (docs/testing.md)
 #   fuzz     every fuzz target for FUZZTIME (default 60s) each
 #   oracles  build the Java oracle jar and the pypaimon venv (oracle/README.md); golden regenerates testdata/golden
 #   java-fixtures  rewrite the Java-written fixtures lakeload generates (testdata/java-written/int96_*), then golden
@@ -85,6 +86,7 @@ test: vet
 	@mkdir -p build
 	set -o pipefail; LAKELOAD_PY="$(PY)" $(GO) test -count=1 ./... 2>&1 | tee build/go-test.log
 	$(MAKE) fuzz-short
+	$(MAKE) mutate-short
 	@echo "packages: $$(grep -c '^ok ' build/go-test.log) passed, $$(grep -c '^FAIL' build/go-test.log) failed"
 
 FUZZTIME ?= 60s
@@ -94,6 +96,17 @@ fuzz:
 
 fuzz-short:
 	scripts/fuzz.sh 3s
+
+## mutate: apply every mutant of internal/mutate/mutants/*.txt (go test -overlay: the tree is never modified) and run
+## its package's fast tests; fails if one survives, does not build or its snippet does not match exactly once.
+## mutate-short (CI, from `make test`) runs only each mutant's killing test. MUTATE_ONLY=regexp selects mutants by id.
+MUTATE_JOBS ?= 2
+.PHONY: mutate mutate-short
+mutate:
+	$(GO) run ./internal/mutate/cmd/mutate -j $(MUTATE_JOBS) $(if $(MUTATE_ONLY),-only '$(MUTATE_ONLY)')
+
+mutate-short:
+	$(GO) run ./internal/mutate/cmd/mutate -short -j $(MUTATE_JOBS) $(if $(MUTATE_ONLY),-only '$(MUTATE_ONLY)')
 
 ## soak: the long kill -9 soak of `lakeload load` (≥ 30 SIGKILLs over ≥ 1M rows per table; internal/killsoak),
 ## then the feature soaks (TestKillSoakFeatures: dynamic bucket, evolve-schema, quarantine, overwrite, incremental);

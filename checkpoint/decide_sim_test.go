@@ -2,250 +2,76 @@ package checkpoint
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
-	"strconv"
+	"strings"
 	"testing"
-
-	"github.com/lakeload/lakeload/paimon/table"
 )
 
-// model is a job's store and table under simulated execution: it runs recovery plans step by step,
-// crashes between any two steps, lets a zombie of an older attempt finish and commit, and checks
-// that every window ends with exactly one commit, published from the committed attempt.
-type model struct {
-	t        testing.TB
-	rs       Records
-	tv       TableView
-	nextSnap int64
-}
+// The explorations of the recovery model (decide_model_test.go: the world and what is checked).
 
-func newModel(t testing.TB, earliest int64, ws ...win) *model {
-	st, tv := sim(t, earliest, ws...)
-	m := &model{t: t, tv: tv, nextSnap: 1000}
-	// Rebuild the Records of st (sim keeps none).
-	job, _ := st.Job()
-	plan, _ := st.Plan()
-	m.rs = Records{Job: &job, Plan: &plan}
-	for _, w := range st.Windows() {
-		m.rs.Assigned = append(m.rs.Assigned, w.Assigned)
-		for _, at := range w.Attempts {
-			if at.Attempt != w.Assigned.Attempt {
-				m.rs.Starts = append(m.rs.Starts, AttemptStart{Window: w.Window, Attempt: at.Attempt})
-			}
-			m.rs.Results = append(m.rs.Results, at.Results...)
-		}
-		if w.Committed != nil {
-			m.rs.Committed = append(m.rs.Committed, *w.Committed)
-		}
-		if w.Published != nil {
-			m.rs.Published = append(m.rs.Published, *w.Published)
-		}
-	}
-	return m
-}
-
-func (m *model) clone() *model {
-	c := *m
-	c.rs.Assigned = slices.Clone(m.rs.Assigned)
-	c.rs.Starts = slices.Clone(m.rs.Starts)
-	c.rs.Results = slices.Clone(m.rs.Results)
-	c.rs.Committed = slices.Clone(m.rs.Committed)
-	c.rs.Published = slices.Clone(m.rs.Published)
-	c.tv.Markers = map[int64][]Marker{}
-	for w, ms := range m.tv.Markers {
-		c.tv.Markers[w] = slices.Clone(ms)
-	}
-	c.tv.MissingFiles = map[AttemptKey][]string{}
-	for k, v := range m.tv.MissingFiles {
-		c.tv.MissingFiles[k] = v
-	}
-	return &c
-}
-
-func (m *model) state() State {
-	st, err := BuildState(m.rs)
-	if err != nil {
-		m.t.Fatalf("store became invalid (a record written twice?): %v", err)
-	}
-	return st
-}
-
-func (m *model) addMarker(w int64, a int) {
-	if len(m.tv.Markers[w]) > 0 {
-		m.t.Fatalf("window %d committed a second time", w)
-	}
-	m.nextSnap++
-	m.tv.Markers[w] = []Marker{{SnapshotID: m.nextSnap, Properties: CommitProperties(*m.rs.Job, w, a, "c")}}
-}
-
-// commitSteps: the pre-commit lookup, then commit (a zombie may have won), verify + committed, publish.
-func (m *model) commitSteps(w int64, a int, empty bool) []func() {
-	return []func(){
-		func() {
-			if !empty && len(m.tv.Markers[w]) == 0 {
-				m.addMarker(w, a)
-			}
-		},
-		func() {
-			c := Committed{Window: w, Attempt: a}
-			if !empty {
-				mk := m.tv.Markers[w][0]
-				c.SnapshotID = mk.SnapshotID
-				c.Attempt, _ = strconv.Atoi(mk.Properties[PropAttempt])
-			}
-			m.rs.Committed = append(m.rs.Committed, c)
-		},
-		func() { m.publish(w) },
-	}
-}
-
-func (m *model) publish(w int64) {
-	st := m.state()
-	ws, _ := st.Window(w)
-	m.rs.Published = append(m.rs.Published, Published{Window: w, Attempt: ws.Committed.Attempt, Splits: ws.Assigned.Splits})
-}
-
-// taskSteps writes one result per split of window w for attempt a (files present).
-func (m *model) taskSteps(w int64, a int, splits []int, prefix string) []func() {
-	var out []func()
-	for i, x := range splits {
-		out = append(out, func() {
-			r := TaskResult{Window: w, Attempt: a, TaskID: fmt.Sprintf("%s%d", prefix, i), Splits: []int{x},
-				Messages: []table.CommitMessage{msg(fmt.Sprintf("w%d-a%d-%s%d", w, a, prefix, i))}}
-			r.Digest, _ = ResultDigest(r)
-			m.rs.Results = append(m.rs.Results, r)
-			m.tv.MissingFiles[AttemptKey{w, a}] = nil
-		})
-	}
-	return out
-}
-
-// steps expands a plan into atomic durable steps, in order.
-func (m *model) steps(p RecoveryPlan) []func() {
-	var out []func()
-	st := m.state()
-	for _, a := range p.Actions {
-		switch a.Kind {
-		case Publish:
-			out = append(out, func() { m.publish(a.Window) })
-		case WriteCommittedThenPublish:
-			out = append(out, func() {
-				m.rs.Committed = append(m.rs.Committed, Committed{Window: a.Window, SnapshotID: a.SnapshotID, Attempt: a.Attempt})
-			}, func() { m.publish(a.Window) })
-		case Commit:
-			out = append(out, m.commitSteps(a.Window, a.Attempt, a.Empty)...)
-		case Recompute:
-			ws, _ := st.Window(a.Window)
-			out = append(out, func() { m.rs.Starts = append(m.rs.Starts, AttemptStart{Window: a.Window, Attempt: a.Attempt}) })
-			out = append(out, m.taskSteps(a.Window, a.Attempt, ws.Assigned.Splits, "r")...)
-			out = append(out, m.commitSteps(a.Window, a.Attempt, false)...)
-		default:
-			m.t.Fatalf("simulation cannot run %v", a)
-		}
-	}
-	return out
-}
-
-// zombie lets an older, partial attempt of the first unresolved window finish its tasks and commit
-// it the way a stale driver would: only after a lookup, and only in window order.
-func (m *model) zombie() {
-	st := m.state()
-	for _, ws := range st.Windows() {
-		if ws.Published != nil || ws.Committed != nil || len(m.tv.Markers[ws.Window]) > 0 {
-			continue
-		}
-		for _, at := range ws.Attempts {
-			c := CheckCover(ws.Assigned.Splits, at.Results)
-			if c.Status != CoverPartial && c.Status != CoverNone {
-				continue
-			}
-			for _, f := range m.taskSteps(ws.Window, at.Attempt, c.Missing, "z") {
-				f()
-			}
-			m.addMarker(ws.Window, at.Attempt)
-			return
-		}
-		return // an earlier window is unresolved: the zombie may not commit later ones
-	}
-}
-
-// run decides and executes until the plan is empty, crashing after crashAt[i] steps of run i.
-func (m *model) run(crashAt []int, zombieAfterCrash bool) {
-	for round := 0; round < 20; round++ {
-		st := m.state()
-		p, err := Decide(st, m.tv)
-		if err != nil {
-			m.t.Fatal(err)
-		}
-		checkPlan(m.t, fmt.Sprintf("round %d", round), st, m.tv, p)
-		if p.Stopped() != nil {
-			m.t.Fatalf("round %d stopped: %v", round, p.Stopped())
-		}
-		if len(p.Actions) == 0 {
-			m.final()
-			return
-		}
-		steps := m.steps(p)
-		n := len(steps)
-		if round < len(crashAt) && crashAt[round] < n {
-			n = crashAt[round]
-		}
-		for _, f := range steps[:n] {
-			f()
-		}
-		if n < len(steps) && zombieAfterCrash && round == 0 {
-			m.zombie()
-		}
-	}
-	m.t.Fatal("recovery does not converge")
-}
-
-// final: every window committed once (or recorded empty) and published from the committed attempt.
-func (m *model) final() {
-	for _, ws := range m.state().Windows() {
-		mk := m.tv.Markers[ws.Window]
-		if ws.Committed == nil || ws.Published == nil {
-			m.t.Fatalf("window %d not finished", ws.Window)
-		}
-		if ws.Committed.SnapshotID == 0 {
-			if len(mk) != 0 {
-				m.t.Fatalf("empty window %d has a snapshot", ws.Window)
-			}
-			continue
-		}
-		if len(mk) != 1 {
-			m.t.Fatalf("window %d has %d commits", ws.Window, len(mk))
-		}
-		a, _ := strconv.Atoi(mk[0].Properties[PropAttempt])
-		if ws.Committed.Attempt != a || ws.Published.Attempt != a || ws.Committed.SnapshotID != mk[0].SnapshotID {
-			m.t.Fatalf("window %d: snapshot attempt %d, committed %+v, published attempt %d", ws.Window, a, *ws.Committed, ws.Published.Attempt)
-		}
-	}
-}
-
-// TestRecoveryModelCheck enumerates, for several starting states, every crash point of the first
-// recovery run × every crash point of the second × a zombie or not, and runs each to completion.
-func TestRecoveryModelCheck(t *testing.T) {
-	ex, part := cvExact, cvPartial
-	starts := [][]win{
+var (
+	ex, part = cvExact, cvPartial
+	// modelStarts are the start states: unresolved windows of every kind, and finished ones.
+	modelStarts = [][]win{
 		{{covers: []string{part}}, {covers: []string{cvNone}}},
 		{{covers: []string{ex}}, {covers: []string{part}}, {covers: []string{ex}}},
 		{{covers: []string{ex}, markers: []int{1}}, {covers: []string{part, part}}, {covers: []string{cvEmpty}}},
 		{{covers: []string{part, ex}}, {covers: []string{ex, part}}},
 		{{covers: []string{ex}, missing: []int{1}}, {covers: []string{part}}, {covers: []string{part}}, {covers: []string{ex}}},
 		{{covers: []string{ex}, markers: []int{1}, committed: 1}, {covers: []string{ex, ex}, markers: []int{1}}, {covers: []string{part}}},
+		{{covers: []string{ex}, markers: []int{1}, committed: 1, published: 1}, {covers: []string{ex}}},
 	}
+	// timeStarts are states a job reaches: windows before the last are finished (the job assigns a
+	// window only after the previous one is published), the last is in any state, and splits are
+	// left for a new window.
+	fin        = win{covers: []string{ex}, markers: []int{1}, committed: 1, published: 1}
+	timeStarts = [][]win{
+		{{covers: []string{part}}},
+		{fin, {covers: []string{part}}},
+		{fin, {covers: []string{ex}}},
+		{fin, {covers: []string{ex}, markers: []int{1}}},
+		{fin, {covers: []string{ex}, markers: []int{1}, committed: 1}},
+		{fin, {covers: []string{part, ex}}},
+		{fin, {covers: []string{ex, part}, markers: []int{1}}},
+		{fin, {covers: []string{ex, cvNone}}},
+		{fin, {covers: []string{ex}, missing: []int{1}}},
+		{fin, {covers: []string{cvEmpty}}},
+		{fin, {covers: []string{part, cvEmpty}}},
+		{fin, fin},
+	}
+)
+
+// TestRecoveryModelCheck: crashes only. Every crash point of a first recovery run × a zombie
+// commit or not × every crash point of a second run, then recovery to the end: it must finish.
+func TestRecoveryModelCheck(t *testing.T) {
 	runs := 0
-	for si, ws := range starts {
-		base := newModel(t, 1, ws...)
-		p, _ := Decide(base.state(), base.tv)
-		first := len(base.clone().steps(p))
-		for k1 := 0; k1 <= first; k1++ {
-			for k2 := 0; k2 <= 12; k2++ {
+	for si, start := range modelStarts {
+		for k1 := 0; ; k1++ {
+			probe := newWorld(t, start...)
+			if ticks(probe, probe.takeOver("A", false, DecideOptions{}), k1) < k1 {
+				break // A ends before step k1: later crashes are the same schedule
+			}
+			for k2 := 0; ; k2++ {
+				if k2 > 0 {
+					probe := newWorld(t, start...)
+					ticks(probe, probe.takeOver("A", false, DecideOptions{}), k1)
+					if ticks(probe, probe.takeOver("B", false, DecideOptions{}), k2) < k2 {
+						break
+					}
+				}
 				for _, z := range []bool{false, true} {
-					m := base.clone()
-					m.t = &prefixT{TB: t, prefix: fmt.Sprintf("start %d crash %d,%d zombie %v: ", si, k1, k2, z)}
-					m.run([]int{k1, k2}, z)
+					w := newWorld(t, start...)
+					w.logf("start %d: crash after %d steps, zombie %v, crash after %d steps", si, k1, z, k2)
+					ticks(w, w.takeOver("A", false, DecideOptions{}), k1)
+					if z {
+						w.zombie()
+					}
+					ticks(w, w.takeOver("B", false, DecideOptions{}), k2)
+					w.finish()
+					if w.lost {
+						w.fatalf("crashes alone lost information")
+					}
 					runs++
 				}
 			}
@@ -254,14 +80,153 @@ func TestRecoveryModelCheck(t *testing.T) {
 	t.Logf("%d crash/zombie interleavings explored", runs)
 }
 
-// prefixT prefixes fatal messages with the interleaving.
-type prefixT struct {
-	testing.TB
-	prefix string
+// ticks runs up to k steps of r and returns how many it ran before it ended.
+func ticks(w *world, r *runner, k int) int {
+	n := 0
+	for range k {
+		if !w.tick(r) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
-func (p *prefixT) Fatalf(format string, args ...any) {
-	p.TB.Helper()
-	p.TB.Fatalf(p.prefix+format, args...)
+// explore runs every schedule "runner A pauses after k steps (or decisions); one event (or none);
+// runner B takes over and runs to its end, or does not; A wakes and continues", then calls each
+// (which runs recovery to the end, or not). With found set, a failing schedule is passed to it
+// instead of failing the test, and exploration ends when it returns true.
+func explore(t *testing.T, fenced bool, setup func(w *world), each func(w *world), found func(w *world, msg string) bool) (runs int) {
+	catch, enough := found != nil, false
+	for si, start := range timeStarts {
+		for k := 0; ; k++ {
+			probe := newWorld(t, start...)
+			setup(probe)
+			probe.catch = catch
+			if ticks(probe, probe.takeOver("A", fenced, DecideOptions{}), k) < k {
+				break // A ended before step k: every later pause is the same schedule
+			}
+			nev := len(probe.events()) + 1
+			for ei := range nev {
+				for _, takeover := range []bool{false, true} {
+					w := newWorld(t, start...)
+					setup(w)
+					w.catch = catch
+					w.logf("start %d, A pauses after %d steps, event %d, takeover %v", si, k, ei, takeover)
+					func() {
+						if catch {
+							defer func() {
+								switch f := recover().(type) {
+								case nil:
+								case modelFailure:
+									enough = found(w, f.msg)
+								default:
+									panic(f)
+								}
+							}()
+						}
+						a := w.takeOver("A", fenced, DecideOptions{})
+						for range k {
+							w.tick(a)
+						}
+						if evs := w.events(); ei < len(evs) {
+							w.logf("event: %s", evs[ei].name)
+							evs[ei].do(w)
+						}
+						if takeover {
+							w.run(w.takeOver("B", fenced, DecideOptions{}))
+							// Done: the job dropped its pin, so expiry may take every old snapshot.
+							if w.rs.Done != nil && w.latest() > w.earliest() {
+								w.logf("event: expire below %d (no pin: the job is done)", w.latest())
+								w.snaps = slices.Clone(w.snaps[len(w.snaps)-1:])
+							}
+						}
+						w.logf("A wakes")
+						w.run(a)
+						each(w)
+					}()
+					runs++
+					if enough {
+						return runs
+					}
+				}
+			}
+		}
+	}
+	return runs
 }
-func (p *prefixT) Fatal(args ...any) { p.TB.Helper(); p.TB.Fatal(append([]any{p.prefix}, args...)...) }
+
+// TestRecoveryModelCheckTime: pauses of a fenced runner at every step, foreign commits, expiry
+// honouring and ignoring the pin, rollback to every snapshot, straggler results, takeover.
+func TestRecoveryModelCheckTime(t *testing.T) {
+	runs := explore(t, true, func(*world) {}, func(w *world) { w.finish() }, nil)
+	t.Logf("%d pause/event/takeover schedules explored", runs)
+}
+
+// TestRecoveryModelCheckRandom: longer random schedules of two or three runners pausing, crashing
+// and waking in any order among events.
+func TestRecoveryModelCheckRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 2026))
+	decisions := 0
+	for i := range 1500 {
+		start := timeStarts[rng.IntN(len(timeStarts))]
+		w := newWorld(t, start...)
+		w.logf("random schedule %d", i)
+		var live []*runner
+		for move := 0; move < 40; move++ {
+			switch k := rng.IntN(10); {
+			case k < 5 && len(live) > 0:
+				w.tick(live[rng.IntN(len(live))])
+			case k < 7:
+				evs := w.events()
+				e := evs[rng.IntN(len(evs))]
+				w.logf("event: %s", e.name)
+				e.do(w)
+			case k < 8 && len(live) > 0:
+				j := rng.IntN(len(live))
+				w.logf("%s crashes", live[j].name)
+				live = slices.Delete(live, j, j+1)
+			default:
+				live = append(live, w.takeOver(fmt.Sprintf("P%d", move), true, DecideOptions{}))
+			}
+		}
+		for _, r := range live {
+			w.run(r)
+		}
+		w.finish()
+		decisions += w.decided
+	}
+	t.Logf("%d decisions checked", decisions)
+}
+
+// TestRecoveryModelFindsTodaysHoles is the model's negative control: with today's advisory lease
+// (a paused runner that lost the lease goes on) it finds issue 13's hole 1 — the runner's
+// pre-commit lookup misses the window's expired marker and commits it again — and with today's
+// paimon/commit, which creates a planned snapshot id that expired meanwhile, hole 2 — the table
+// goes back to an old base and loses rows.
+func TestRecoveryModelFindsTodaysHoles(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		fenced bool
+		setup  func(w *world)
+		want   string
+	}{
+		{"hole 1 duplicate after expiry", false, func(*world) {}, "duplicate"},
+		{"hole 2 snapshot id reuse", false, func(w *world) { w.reuseIDs = true }, "loss"},
+		{"rollback below snapshotSeen", true, func(w *world) { w.rollbackBelowSeen = true }, "duplicate"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			example := ""
+			runs := explore(t, c.fenced, c.setup, func(w *world) { w.finish() }, func(w *world, msg string) bool {
+				if strings.Contains(msg, c.want) {
+					example = msg + "\n  " + strings.Join(w.log, "\n  ")
+				}
+				return example != ""
+			})
+			if example == "" {
+				t.Fatalf("%d schedules: no %s found; the model lost its power", runs, c.want)
+			}
+			t.Logf("schedule %d finds a %s:\n%s", runs, c.want, example)
+		})
+	}
+}
