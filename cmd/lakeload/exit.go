@@ -9,6 +9,7 @@ import (
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/compact"
+	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/write"
 )
 
@@ -18,7 +19,7 @@ const (
 	exitFailure     = 1   // unexpected failure (I/O, corrupt table, bug)
 	exitUsage       = 2   // bad command line
 	exitInput       = 3   // bad input data: a file, row or value is at fault
-	exitTable       = 4   // table missing, already present, or not supported; or table drop of a table that still has load jobs
+	exitTable       = 4   // table missing, already present, or not supported (also a value in its files lakeload cannot represent); or table drop of a table that still has load jobs
 	exitConflict    = 5   // commit conflict with another writer; running again re-plans
 	exitBusy        = 6   // the job is run by another live runner (its lease; stop it or use --takeover), or this runner was overtaken by one while it was stopped (nothing is lost)
 	exitAttention   = 7   // recovery stopped (the table or checkpoint store needs a person; the message says what to do), the job was aborted, or its table was dropped and created again since the job was created
@@ -53,7 +54,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitInput
 	case errors.Is(err, catalog.ErrTableNotExist), errors.Is(err, catalog.ErrTableExist),
 		errors.Is(err, catalog.ErrDatabaseNotExist), errors.Is(err, catalog.ErrBadName),
-		errors.Is(err, write.ErrUnsupportedTable), errors.Is(err, compact.ErrUnsupported), errors.Is(err, errTableHasJobs):
+		errors.Is(err, write.ErrUnsupportedTable), errors.Is(err, compact.ErrUnsupported), errors.Is(err, errTableHasJobs),
+		errors.Is(err, parquet.ErrUnrepresentable): // e.g. a Java INT96 timestamp beyond int64 nanoseconds
 		return exitTable
 	case errors.Is(err, commit.ErrConflict):
 		return exitConflict
