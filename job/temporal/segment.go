@@ -21,8 +21,9 @@ type DriverOpener func(ctx context.Context, ref JobRef) (job.Config, error)
 // by in.Segments, with the window tasks run as WindowWorkflow activities on any worker. It
 // heartbeats while it runs; a worker that dies is replaced after the heartbeat timeout and the next
 // try resumes through job.Run's recovery. The lease rule of SegmentLeasePolicy lets that try take
-// over from the silent one; a try finding the lease renewed by an earlier try of its own workflow
-// waits for it (heartbeating), and a lease held outside the workflow fails the job (lakeload.LeaseHeld).
+// over from the silent one; a try finding the lease held by an earlier try of its own workflow
+// re-reads it every renewal period (heartbeating) until it is released or has stayed unchanged for
+// the silence the rule asks for, and a lease held outside the workflow fails the job (lakeload.LeaseHeld).
 func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Result, error) {
 	if a.OpenDriver == nil {
 		return job.Result{}, errors.New("this worker cannot drive jobs (no DriverOpener)")
@@ -61,10 +62,14 @@ func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Res
 		if errors.Is(err, checkpoint.ErrLeaseHeld) && ctx.Err() == nil {
 			rec, ok, lerr := cfg.Store.CurrentLease(ctx)
 			if lerr == nil && ok && heldBySameWorkflow(rec, wfID) {
-				// An earlier try of this workflow still renews the lease: wait for it to end or fall silent.
+				// An earlier try of this workflow holds the lease and has not been silent long enough
+				// (the policy's Watch counts across these runs): wait for it to end or fall silent.
+				if a.leaseWait != nil {
+					a.leaseWait(rec)
+				}
 				if cfg.Logger != nil {
-					cfg.Logger.Info("an earlier try of this job's driver still holds the lease; waiting", "holder", rec.Owner.Token,
-						"heartbeat", rec.Heartbeat)
+					cfg.Logger.Info("an earlier try of this job's driver holds the lease; waiting", "holder", rec.Owner.Token,
+						"version", rec.Version)
 				}
 				select {
 				case <-ctx.Done():
