@@ -227,7 +227,7 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 			return nil
 		}
 	}
-	hb := 400 * time.Millisecond
+	hb := time.Second // renewals every 250 ms: a silence needs four renewals missed in a row
 	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
 	waits := leaseWaits(try.acts)
 	first := try.start()
@@ -239,7 +239,8 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 	second := try.start()
 	silence := segmentSilence(hb, SegmentLeasePolicy("", 1, 1, hb).Renew)
 	versions := map[int64]bool{}
-	var since time.Time
+	var since, changed time.Time
+	var gap time.Duration // the longest time the second try saw one version (the holder's margin)
 	for len(versions) < 4 || time.Since(since) < 2*silence {
 		select {
 		case o := <-second:
@@ -249,13 +250,17 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 				t.Fatalf("the second try waited for %q, want the first try %q", rec.Owner.Token, holder.Owner.Token)
 			}
 			if since.IsZero() {
-				since = time.Now()
+				since, changed = time.Now(), time.Now()
 			}
-			versions[rec.Version] = true
+			if !versions[rec.Version] {
+				versions[rec.Version] = true
+				gap, changed = max(gap, time.Since(changed)), time.Now()
+			}
 		case <-time.After(2 * time.Minute):
 			t.Fatalf("the second try stopped waiting without ending (saw versions %v)", versions)
 		}
 	}
+	t.Logf("the second try saw %d versions of the first try's lease; at most %s between two (silence %s)", len(versions), gap, silence)
 	if l, ok, err := e.store.CurrentLease(context.Background()); err != nil || !ok || l.Released || l.Owner.Token != holder.Owner.Token {
 		t.Fatalf("lease %+v (%v): want the first try's (%s), unreleased", l, err, holder.Owner.Token)
 	}
