@@ -63,7 +63,7 @@ func (e *jobEnv) run(t *testing.T) (JobProgress, int, error) {
 	acts := e.activities(t)
 	in := JobInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: 2 * time.Second}, Segments: e.segs}
 	for cont := 0; ; cont++ {
-		tenv := e.suite.NewTestWorkflowEnvironment()
+		tenv := newTestWorkflowEnv(&e.suite)
 		tenv.SetTestTimeout(time.Minute)
 		tenv.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: JobWorkflowID(e.ref), TaskQueue: "q"})
 		tenv.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: JobWorkflowName})
