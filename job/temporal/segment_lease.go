@@ -45,16 +45,17 @@ func segmentWorkflow(token string) (string, bool) {
 // (checkpoint.LeaseWatch); the times the holder wrote into the lease play no part. It is sound:
 //   - Temporal has given up on the holder. It keeps one open workflow per id, the workflow runs one
 //     segment at a time, and a try of a segment starts only after Temporal closed the previous try
-//     (it failed, or sent no heartbeat for hb by the server's clock) and the previous segment (it
-//     completed). While this try runs, any other try of its workflow is one Temporal has closed.
+//     (it failed, sent no heartbeat for hb by the server's clock, or outlived its start-to-close
+//     timeout) and the previous segment (it completed). While this try runs, any other try of its
+//     workflow is one Temporal has closed.
 //   - The holder is silent. A live holder writes a higher version every hb/4; this try restarts
 //     its count at every new version, so only a holder that changed nothing for longer than hb —
 //     four renewal periods — as seen by this try is displaced. A slow holder that still renews is
 //     waited for (DriveSegment), however skewed the clocks and however long this try itself stalls
 //     between its reads.
 //   - A displaced holder cannot go on unnoticed: the takeover writes a new lease version with this
-//     try's token, so the old try's next renewal fails (checkpoint.ErrLeaseLost) and its lease check
-//     before a commit finds a token not its own.
+//     try's token, so the old try's next renewal or release fails (checkpoint.ErrLeaseLost) and any
+//     re-read of the lease finds a token not its own (what the job's checks before a commit rely on).
 //
 // Holders of other workflows and processes (an in-process `load`, `job abort`) are never displaced
 // by this rule.
