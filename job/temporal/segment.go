@@ -24,6 +24,8 @@ type DriverOpener func(ctx context.Context, ref JobRef) (job.Config, error)
 // over from the silent one; a try finding the lease held by an earlier try of its own workflow
 // re-reads it every renewal period (heartbeating) until it is released or has stayed unchanged for
 // the silence the rule asks for, and a lease held outside the workflow fails the job (lakeload.LeaseHeld).
+// Before each acquisition a try asks Temporal whether it is still the current try (givenUp) and
+// stands down if not.
 func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Result, error) {
 	if a.OpenDriver == nil {
 		return job.Result{}, errors.New("this worker cannot drive jobs (no DriverOpener)")
@@ -55,6 +57,10 @@ func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Res
 		cfg.Executor = &Executor{Client: a.Client, TaskQueue: in.TaskQueue, Ref: in.Ref, Timing: in.Timing, Logger: cfg.Logger}
 	}
 	for {
+		if gone, why := a.givenUp(ctx, info); gone {
+			return job.Result{}, fmt.Errorf("job %s segment %d attempt %d: Temporal has given up on this try (%s); it does not take the lease",
+				in.Ref.Job, in.Segment, info.Attempt, why)
+		}
 		res, err := job.Run(ctx, cfg)
 		if err == nil {
 			return res, nil
