@@ -108,6 +108,24 @@ mutate:
 mutate-short:
 	$(GO) run ./internal/mutate/cmd/mutate -short -j $(MUTATE_JOBS) $(if $(MUTATE_ONLY),-only '$(MUTATE_ONLY)')
 
+## test-loaded: the timing-sensitive packages (LOADED_PKGS: job/temporal, job, checkpoint; the Temporal dev-server
+## tests too when LAKELOAD_TEMPORAL is set) with a CPU hog of LOADED_HOG x the cores running alongside
+## (scripts/with-cpu-hog.sh: started and killed by the target, each busy loop bounded in time). Tests are built
+## first, without the hog. test-loaded-short (CI, .ci/run): the lease, takeover and segment tests of
+## checkpoint and job and the job/temporal tests without a dev server, under the same hog, LOADED_COUNT times.
+LOADED_PKGS ?= ./job/temporal ./job ./checkpoint
+LOADED_HOG ?= 2
+LOADED_COUNT ?= 1
+LOADED_RUN := Lease|Segment|Takeover
+.PHONY: test-loaded test-loaded-short
+test-loaded:
+	$(GO) test -count=1 -run '^$$' $(LOADED_PKGS) >/dev/null
+	LAKELOAD_PY="$(PY)" scripts/with-cpu-hog.sh -x $(LOADED_HOG) -t 5400 -- $(GO) test -count=$(LOADED_COUNT) -timeout 80m $(LOADED_PKGS)
+test-loaded-short:
+	$(GO) test -count=1 -run '^$$' ./checkpoint ./job ./job/temporal >/dev/null
+	scripts/with-cpu-hog.sh -x $(LOADED_HOG) -t 900 -- bash -c "$(LOADED_SHORT)"
+LOADED_SHORT = $(GO) test -count=$(LOADED_COUNT) -timeout 10m -run '$(LOADED_RUN)' ./checkpoint ./job && $(GO) test -count=$(LOADED_COUNT) -timeout 10m -short ./job/temporal
+
 ## soak: the long kill -9 soak of `lakeload load` (≥ 30 SIGKILLs over ≥ 1M rows per table; internal/killsoak),
 ## then the feature soaks (TestKillSoakFeatures: dynamic bucket, evolve-schema, quarantine, overwrite, incremental);
 ## S3=1 also runs it with --warehouse and --checkpoint on S3 (versitygw, TestKillSoakS3)

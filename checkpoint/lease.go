@@ -50,19 +50,23 @@ type LeaseRecord struct {
 // LeaseOptions say who acquires the lease and when a current holder may be displaced.
 type LeaseOptions struct {
 	Owner LeaseOwner
-	Now   func() time.Time // default time.Now
-	// TTL: a holder whose heartbeat is older is stale. Stale alone displaces nobody unless
-	// TakeoverExpired is set; it is reported in the ErrLeaseHeld message.
-	TTL             time.Duration
-	TakeoverExpired bool
+	Now   func() time.Time // default time.Now; stamps the versions this owner writes
+	// TTL: a holder whose heartbeat is older is reported as possibly gone in the ErrLeaseHeld
+	// message. It displaces nobody: the heartbeat was stamped by the holder's clock, and no
+	// decision compares two machines' clocks.
+	TTL time.Duration
 	// Takeover displaces any holder (the explicit --takeover flag).
 	Takeover bool
 	// OwnerAlive reports whether a holder's process is alive; known=false when it cannot tell
 	// (another host). A holder known to be dead is displaced. Nil: never known.
 	OwnerAlive func(LeaseOwner) (alive, known bool)
 	// Displace, if set, may allow replacing the holder cur by a caller's own rule (a Temporal
-	// driver segment displacing a silent earlier attempt of itself). Nil: no extra rule.
-	Displace func(cur LeaseRecord, now time.Time) bool
+	// driver segment displacing a silent earlier attempt of itself). silent is how long Watch has
+	// seen cur unchanged, measured on this process's clock (LeaseWatch); 0 without a Watch. Nil: no
+	// extra rule.
+	Displace func(cur LeaseRecord, silent time.Duration) bool
+	// Watch remembers the versions read across the AcquireLease calls of a caller that retries.
+	Watch *LeaseWatch
 }
 
 // Lease is a held version of the lease.
@@ -122,8 +126,10 @@ func parseLeaseName(name string) (int64, bool) {
 }
 
 // AcquireLease takes the lease for o.Owner: when none exists, it is released, it is already
-// o.Owner's, its holder is known dead, it is stale and o.TakeoverExpired, or o.Takeover. Otherwise
-// it fails with an error wrapping ErrLeaseHeld that names the holder.
+// o.Owner's, its holder is known dead, o.Displace allows it, or o.Takeover. Otherwise it fails with
+// an error wrapping ErrLeaseHeld that names the holder. Taking the lease writes a new version, so a
+// displaced holder's next Renew or Release fails with ErrLeaseLost and its token is no longer
+// current.
 func (s *Store) AcquireLease(ctx context.Context, o LeaseOptions) (*Lease, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -138,7 +144,11 @@ func (s *Store) AcquireLease(ctx context.Context, o LeaseOptions) (*Lease, error
 		}
 		now := o.Now()
 		if ok {
-			if err := mayTake(cur, o, now); err != nil {
+			var silent time.Duration
+			if o.Watch != nil {
+				silent = o.Watch.Observe(cur)
+			}
+			if err := mayTake(cur, o, now, silent); err != nil {
 				return nil, err
 			}
 		}
@@ -166,8 +176,9 @@ func (s *Store) AcquireLease(ctx context.Context, o LeaseOptions) (*Lease, error
 	}
 }
 
-// mayTake returns nil when o may replace cur, else an error wrapping ErrLeaseHeld.
-func mayTake(cur LeaseRecord, o LeaseOptions, now time.Time) error {
+// mayTake returns nil when o may replace cur, else an error wrapping ErrLeaseHeld. now is this
+// process's clock; it only words the message.
+func mayTake(cur LeaseRecord, o LeaseOptions, now time.Time, silent time.Duration) error {
 	if cur.Released || cur.Owner.Token == o.Owner.Token || o.Takeover {
 		return nil
 	}
@@ -176,14 +187,11 @@ func mayTake(cur LeaseRecord, o LeaseOptions, now time.Time) error {
 			return nil
 		}
 	}
-	if o.Displace != nil && o.Displace(cur, now) {
+	if o.Displace != nil && o.Displace(cur, silent) {
 		return nil
 	}
-	age := now.Sub(cur.Heartbeat)
+	age := now.Sub(cur.Heartbeat) // the holder's clock against ours: advice for a person, never a decision
 	stale := o.TTL > 0 && age > o.TTL
-	if stale && o.TakeoverExpired {
-		return nil
-	}
 	hint := "wait for it to finish or stop it"
 	if stale {
 		hint = fmt.Sprintf("its heartbeat is %s old (TTL %s): if it is gone, rerun with --takeover", age.Round(time.Second), o.TTL)

@@ -63,15 +63,34 @@ func TestLeaseRules(t *testing.T) {
 		if cur, _, _ := s.CurrentLease(bg); !cur.Heartbeat.Equal(clk.Now()) || cur.Owner != owner(1) {
 			t.Fatalf("after renew: %+v", cur)
 		}
-		// TakeoverExpired takes a stale lease, and only a stale one.
+		// Displace decides on the silence its Watch saw on the taker's own clock, not on the
+		// holder's heartbeat stamp: a holder that renews is never silent, whatever its clock says.
+		local := &clock{now: t0.Add(-24 * time.Hour)} // the taker's clock, a day behind the holder's
 		o := opts(2)
-		o.TakeoverExpired = true
-		if _, err := s.AcquireLease(bg, o); !errors.Is(err, ErrLeaseHeld) {
-			t.Fatalf("fresh lease taken by expiry rule: %v", err)
+		o.Watch = &LeaseWatch{Clock: local.Now}
+		var sawSilent []time.Duration
+		o.Displace = func(cur LeaseRecord, silent time.Duration) bool {
+			sawSilent = append(sawSilent, silent)
+			return silent > time.Minute
 		}
-		clk.Add(2 * time.Minute)
+		for range 3 {
+			if _, err := s.AcquireLease(bg, o); !errors.Is(err, ErrLeaseHeld) {
+				t.Fatalf("renewing holder displaced: %v", err)
+			}
+			local.Add(2 * time.Minute) // the taker stalls between its reads: a renewal in between still counts
+			must(t, a.Renew(bg))
+		}
+		clk.Add(time.Hour) // the holder's heartbeat stamps are from far in the future now: irrelevant
+		must(t, a.Renew(bg))
+		if _, err := s.AcquireLease(bg, o); !errors.Is(err, ErrLeaseHeld) {
+			t.Fatalf("holder displaced on first sight of its version: %v", err)
+		}
+		local.Add(61 * time.Second)
 		b, err := s.AcquireLease(bg, o)
 		must(t, err)
+		if want := []time.Duration{0, 0, 0, 0, 61 * time.Second}; fmt.Sprint(sawSilent) != fmt.Sprint(want) {
+			t.Fatalf("Displace saw silences %v, want %v", sawSilent, want)
+		}
 		if err := a.Renew(bg); !errors.Is(err, ErrLeaseLost) {
 			t.Fatalf("old holder renewed after takeover: %v", err)
 		}

@@ -15,8 +15,12 @@ type LeasePolicy struct {
 	Renew time.Duration         // renewal period (default 15 s)
 	TTL   time.Duration         // heartbeat age after which a holder is reported stale (default 1 min)
 	// Displace reports whether the holder cur may be replaced by this run (e.g. an earlier,
-	// silent attempt of the same segment). Nil: only the default rules.
-	Displace func(cur checkpoint.LeaseRecord, now time.Time) bool
+	// silent attempt of the same segment); silent is how long Watch has seen cur unchanged on this
+	// process's clock (checkpoint.LeaseOptions.Displace). Nil: only the default rules.
+	Displace func(cur checkpoint.LeaseRecord, silent time.Duration) bool
+	// Watch measures silence across the runs sharing this policy (a caller that retries the
+	// acquisition); nil: silent is always 0.
+	Watch *checkpoint.LeaseWatch
 }
 
 // leaseOptions returns the options acquiring the run's lease.
@@ -33,7 +37,7 @@ func (d *driver) leaseOptions(host string, token string) checkpoint.LeaseOptions
 		if p.TTL > 0 {
 			o.TTL = p.TTL
 		}
-		o.Displace = p.Displace
+		o.Displace, o.Watch = p.Displace, p.Watch
 	}
 	return o
 }

@@ -11,8 +11,10 @@
 //     policy, so a second submitter attaches instead of starting a second driver; the workflow runs
 //     one segment at a time;
 //   - a segment's lease token names its workflow (SegmentLeaseToken); a segment displaces only a
-//     silent holder of its own workflow (SegmentLeasePolicy), never an in-process run or another
-//     workflow; overlapping drivers stay harmless by the protocol's write-once records (I2, S1);
+//     holder of its own workflow that it has seen silent (the lease at one version) for longer than
+//     the heartbeat timeout on its own clock (SegmentLeasePolicy) — never by comparing clocks of two
+//     hosts, never a holder that renews, an in-process run or another workflow; overlapping drivers
+//     stay harmless by the protocol's write-once records (I2, S1);
 //   - one workflow per window attempt, id WorkflowID(job, commit user, window, attempt); starting it
 //     again while it runs re-attaches to it, so a task batch never runs twice under one id at once;
 //   - workflow histories carry plain references only (JobRef, window, attempt, split paths, counters):

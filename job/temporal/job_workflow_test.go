@@ -16,6 +16,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/job"
 )
@@ -27,6 +29,7 @@ type jobEnv struct {
 	ref      JobRef
 	segs     SegmentOptions
 	hook     func(try int64) func(point string, w int64) error // the hook of the n-th segment try (nil: none)
+	storeOf  func(try int64) *checkpoint.Store                 // the store the n-th segment try uses (nil: e.store)
 	segTries atomic.Int64
 }
 
@@ -45,6 +48,9 @@ func (e *jobEnv) activities(t *testing.T) *Activities {
 			if e.hook != nil {
 				cfg.Hook = e.hook(n)
 			}
+			if e.storeOf != nil {
+				cfg.Store = e.storeOf(n)
+			}
 			return cfg, nil
 		},
 		NewExecutor: func(SegmentInput, string) job.Executor { return e.executor(t) },
@@ -57,7 +63,7 @@ func (e *jobEnv) run(t *testing.T) (JobProgress, int, error) {
 	acts := e.activities(t)
 	in := JobInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: 2 * time.Second}, Segments: e.segs}
 	for cont := 0; ; cont++ {
-		tenv := e.suite.NewTestWorkflowEnvironment()
+		tenv := newTestWorkflowEnv(&e.suite)
 		tenv.SetTestTimeout(time.Minute)
 		tenv.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: JobWorkflowID(e.ref), TaskQueue: "q"})
 		tenv.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: JobWorkflowName})
@@ -120,8 +126,9 @@ func TestJobWorkflowSegmentsContinueAsNew(t *testing.T) {
 
 // TestSegmentCrashAfterCommit: the first segment try commits window 2 and dies before recording it
 // (its lease left unreleased, as after SIGKILL); the retried segment takes over the lease at once
-// (same workflow, silent holder), recovery finds the window's marker and publishes it: one APPEND
-// snapshot for the window, the aggregation table exact (a second commit would double sums).
+// once it has seen the lease unchanged for the heartbeat timeout (same workflow, silent holder; the
+// hour-old heartbeat stamp plays no part), recovery finds the window's marker and publishes it: one
+// APPEND snapshot for the window, the aggregation table exact (a second commit would double sums).
 func TestSegmentCrashAfterCommit(t *testing.T) {
 	e := newJobEnv(t, loadtest.AggSum(82, 5, 30))
 	var crashed atomic.Bool
@@ -140,16 +147,12 @@ func TestSegmentCrashAfterCommit(t *testing.T) {
 			return errors.New("worker killed after the commit")
 		}
 	}
-	start := time.Now()
-	p, _, err := e.run(t)
+	p, _, err := e.run(t) // a retried segment that never took the lease over would wait until the test env's timeout
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !crashed.Load() || e.segTries.Load() < 2 {
 		t.Fatalf("crashed %v, %d segment tries: the crash did not happen or was not retried", crashed.Load(), e.segTries.Load())
-	}
-	if el := time.Since(start); el > 20*time.Second {
-		t.Fatalf("the retried segment took %s: it waited for the dead try's lease", el)
 	}
 	e.checkExactlyOnce(t)
 	jr, _ := mustState(t, e.store).Job()
@@ -171,10 +174,46 @@ func mustState(t *testing.T, s *checkpoint.Store) checkpoint.State {
 	return st
 }
 
+// segmentTry runs DriveSegment activities of one segment in the SDK's activity test environment.
+type segmentTry struct {
+	e    *jobEnv
+	acts *Activities
+	in   SegmentInput
+}
+
+type segmentOut struct {
+	res job.Result
+	err error
+}
+
+func (s segmentTry) start() chan segmentOut {
+	c := make(chan segmentOut, 1)
+	aenv := s.e.suite.NewTestActivityEnvironment()
+	RegisterDriver(aenv, s.acts)
+	go func() {
+		v, err := aenv.ExecuteActivity(SegmentActivity, s.in)
+		o := segmentOut{err: err}
+		if err == nil {
+			o.err = v.Get(&o.res)
+		}
+		c <- o
+	}()
+	return c
+}
+
+// leaseWaits collects the lease records a waiting segment try saw (Activities.leaseWait).
+func leaseWaits(acts *Activities) chan checkpoint.LeaseRecord {
+	c := make(chan checkpoint.LeaseRecord, 1<<16)
+	acts.leaseWait = func(rec checkpoint.LeaseRecord) { c <- rec }
+	return c
+}
+
 // TestSegmentWaitsForLiveEarlierTry: a segment try started while an earlier try of the same workflow
 // still runs (timed out, not dead: it keeps renewing the lease) neither displaces it nor writes
-// anything; once the earlier try finishes and releases the lease the new try runs and finds the job
-// done. Every window has one attempt and one snapshot.
+// anything, however long it waits — here until it has seen several renewals and waited twice the
+// silence that would let it take over; once the earlier try finishes and releases the lease the new
+// try runs and finds the job done. Every window has one attempt and one snapshot. The test waits
+// on conditions only: a loaded machine makes it slower, never wrong.
 func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 	e := newJobEnv(t, loadtest.AggSum(83, 4, 30))
 	paused, resume := make(chan struct{}), make(chan struct{})
@@ -188,37 +227,42 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 			return nil
 		}
 	}
-	acts := e.activities(t)
-	in := SegmentInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: 400 * time.Millisecond}, Segment: 1, TaskQueue: "q"}
-	type out struct {
-		res job.Result
-		err error
-	}
-	drive := func() chan out {
-		c := make(chan out, 1)
-		aenv := e.suite.NewTestActivityEnvironment()
-		RegisterDriver(aenv, acts)
-		go func() {
-			v, err := aenv.ExecuteActivity(SegmentActivity, in)
-			var o out
-			o.err = err
-			if err == nil {
-				o.err = v.Get(&o.res)
-			}
-			c <- o
-		}()
-		return c
-	}
-	first := drive()
+	hb := time.Second // renewals every 250 ms: a silence needs four renewals missed in a row
+	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
+	waits := leaseWaits(try.acts)
+	first := try.start()
 	<-paused
-	second := drive()
-	select {
-	case o := <-second:
-		t.Fatalf("the second try ended while the first one ran: %+v", o)
-	case <-time.After(1500 * time.Millisecond): // many renewal periods: the holder is alive, the second try waits
+	holder, ok, err := e.store.CurrentLease(context.Background())
+	if err != nil || !ok || holder.Released {
+		t.Fatalf("lease while the first try runs: %+v (%v)", holder, err)
 	}
-	if l, ok, err := e.store.CurrentLease(context.Background()); err != nil || !ok || l.Released || !strings.Contains(l.Owner.Token, "attempt=1") {
-		t.Fatalf("lease %+v (%v): want the first try's, unreleased", l, err)
+	second := try.start()
+	silence := segmentSilence(hb, SegmentLeasePolicy("", 1, 1, hb).Renew)
+	versions := map[int64]bool{}
+	var since, changed time.Time
+	var gap time.Duration // the longest time the second try saw one version (the holder's margin)
+	for len(versions) < 4 || time.Since(since) < 2*silence {
+		select {
+		case o := <-second:
+			t.Fatalf("the second try ended while the first one ran: %+v", o)
+		case rec := <-waits:
+			if rec.Owner.Token != holder.Owner.Token {
+				t.Fatalf("the second try waited for %q, want the first try %q", rec.Owner.Token, holder.Owner.Token)
+			}
+			if since.IsZero() {
+				since, changed = time.Now(), time.Now()
+			}
+			if !versions[rec.Version] {
+				versions[rec.Version] = true
+				gap, changed = max(gap, time.Since(changed)), time.Now()
+			}
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("the second try stopped waiting without ending (saw versions %v)", versions)
+		}
+	}
+	t.Logf("the second try saw %d versions of the first try's lease; at most %s between two (silence %s)", len(versions), gap, silence)
+	if l, ok, err := e.store.CurrentLease(context.Background()); err != nil || !ok || l.Released || l.Owner.Token != holder.Owner.Token {
+		t.Fatalf("lease %+v (%v): want the first try's (%s), unreleased", l, err, holder.Owner.Token)
 	}
 	for _, ws := range mustState(t, e.store).Windows() {
 		if len(ws.Attempts) != 1 {
@@ -238,6 +282,104 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 		if len(ws.Attempts) != 1 {
 			t.Fatalf("window %d has %d attempts: something ran twice", ws.Window, len(ws.Attempts))
 		}
+	}
+}
+
+// pausableFS stands for the storage of a process stopped with SIGSTOP: while paused, its writes
+// (the lease renewals of a try whose driver is blocked in a hook) block until it resumes.
+type pausableFS struct {
+	fileio.FileIO
+	mu   sync.Mutex
+	gate chan struct{}
+}
+
+func (p *pausableFS) pause()  { p.mu.Lock(); p.gate = make(chan struct{}); p.mu.Unlock() }
+func (p *pausableFS) resume() { p.mu.Lock(); close(p.gate); p.gate = nil; p.mu.Unlock() }
+
+func (p *pausableFS) WriteIfAbsent(ctx context.Context, path string, data []byte) error {
+	p.mu.Lock()
+	g := p.gate
+	p.mu.Unlock()
+	if g != nil {
+		<-g
+	}
+	return p.FileIO.WriteIfAbsent(ctx, path, data)
+}
+
+// TestSegmentDisplacesPausedEarlierTry: an earlier try paused as by SIGSTOP in window 2 (its driver
+// and its lease renewals stopped) is displaced by the next try once that try has seen the lease
+// unchanged for the silence of the rule — never before — and the next try finishes the job. The
+// takeover wrote a new lease version, so when the paused try wakes its renewals and its release are
+// refused (checkpoint.ErrLeaseLost: the lease keeps the next try's last version), and it ends with
+// an error without a second commit of window 2.
+func TestSegmentDisplacesPausedEarlierTry(t *testing.T) {
+	e := newJobEnv(t, loadtest.AggSum(85, 4, 30))
+	pfs := &pausableFS{FileIO: local.New()}
+	paused := checkpoint.NewStore(pfs, e.store.Root())
+	e.storeOf = func(try int64) *checkpoint.Store {
+		if try == 1 {
+			return paused
+		}
+		return e.store
+	}
+	stopped, resume := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	e.hook = func(try int64) func(string, int64) error {
+		return func(point string, w int64) error {
+			if try == 1 && point == job.PointAssigned && w == 2 {
+				once.Do(func() {
+					pfs.pause()
+					close(stopped)
+					<-resume
+				})
+			}
+			return nil
+		}
+	}
+	hb := 400 * time.Millisecond
+	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
+	waits := leaseWaits(try.acts)
+	first := try.start()
+	<-stopped
+	frozen, _, err := e.store.CurrentLease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := try.start()
+	var o2 segmentOut
+	select {
+	case o2 = <-second:
+	case <-time.After(3 * time.Minute):
+		t.Fatal("the next try did not take over from the paused one")
+	}
+	if o2.err != nil || o2.res.AlreadyDone {
+		t.Fatalf("next try: %+v; want it to finish the job", o2)
+	}
+	// It displaced the paused try only after waiting for it (a first read never shows silence).
+	if len(waits) == 0 {
+		t.Fatal("the next try displaced the paused one without waiting")
+	}
+	for len(waits) > 0 {
+		if rec := <-waits; rec.Owner.Token != frozen.Owner.Token {
+			t.Fatalf("the next try waited for %q, want the paused try %q", rec.Owner.Token, frozen.Owner.Token)
+		}
+	}
+	e.checkExactlyOnce(t)
+	cur, _, err := e.store.CurrentLease(context.Background())
+	if err != nil || cur.Owner.Token == frozen.Owner.Token || cur.Version <= frozen.Version {
+		t.Fatalf("lease after the takeover %+v (%v): want a newer version of the next try", cur, err)
+	}
+	close(resume)
+	pfs.resume()
+	o1 := <-first
+	t.Logf("the paused try ended with: %v", o1.err)
+	if o1.err == nil {
+		t.Fatal("the displaced try ended without an error")
+	}
+	e.checkExactlyOnce(t)
+	// Every renewal and the release of the woken try were refused: no version after the takeover's.
+	if after, _, err := e.store.CurrentLease(context.Background()); err != nil || after != cur {
+		t.Fatalf("lease after the displaced try woke: %+v (%v), want %+v", after, err, cur)
 	}
 }
 
@@ -281,24 +423,76 @@ func TestSegmentLeaseToken(t *testing.T) {
 			t.Fatalf("token %q taken for a segment's", tok)
 		}
 	}
-	p := SegmentLeasePolicy("wf", 1, 2, 4*time.Second)
-	now := time.Now()
-	rec := func(tok string, age time.Duration) checkpoint.LeaseRecord {
-		return checkpoint.LeaseRecord{Owner: checkpoint.LeaseOwner{Token: tok}, Heartbeat: now.Add(-age)}
-	}
+}
+
+// TestSegmentTakeoverRule: a holder of the same workflow is displaced only once the waiting try has
+// seen it unchanged for longer than the heartbeat timeout; other holders never. The silence is the
+// waiting try's own measure, so the holder's clock does not matter: a holder whose clock is an hour
+// behind (its heartbeat stamps look an hour old) but renews is waited for — the rule before this
+// one, heartbeat age > timeout/2 by the waiting try's clock, displaced it at once — and one whose
+// clock is ahead is displaced as soon as it falls silent.
+func TestSegmentTakeoverRule(t *testing.T) {
+	hb := 4 * time.Second
+	p := SegmentLeasePolicy("wf", 1, 2, hb)
 	for _, c := range []struct {
-		rec  checkpoint.LeaseRecord
-		want bool
+		tok    string
+		silent time.Duration
+		want   bool
 	}{
-		{rec(SegmentLeaseToken("wf", 1, 1), 3*time.Second), true}, // silent earlier try: displaced
-		{rec(SegmentLeaseToken("wf", 1, 1), time.Second), false},  // still renewing: waited for
-		{rec(SegmentLeaseToken("wf2", 1, 1), time.Hour), false},   // another workflow
-		{rec("plain-process-token", time.Hour), false},            // an in-process load
-		{rec(SegmentLeaseToken("wf/x", 1, 1), time.Hour), false},  // a longer id with the same prefix
+		{SegmentLeaseToken("wf", 1, 1), hb + time.Millisecond, true}, // silent earlier try: displaced
+		{SegmentLeaseToken("wf", 1, 1), hb, false},                   // not silent for longer than the timeout
+		{SegmentLeaseToken("wf", 1, 1), 0, false},                    // just seen renewing
+		{SegmentLeaseToken("wf2", 1, 1), time.Hour, false},           // another workflow
+		{"plain-process-token", time.Hour, false},                    // an in-process load
+		{SegmentLeaseToken("wf/x", 1, 1), time.Hour, false},          // a longer id with the same prefix
 	} {
-		if got := p.Displace(c.rec, now); got != c.want {
-			t.Errorf("Displace(%q, heartbeat %s ago) = %v, want %v", c.rec.Owner.Token, now.Sub(c.rec.Heartbeat), got, c.want)
+		if got := p.Displace(checkpoint.LeaseRecord{Owner: checkpoint.LeaseOwner{Token: c.tok}}, c.silent); got != c.want {
+			t.Errorf("Displace(%q, silent %s) = %v, want %v", c.tok, c.silent, got, c.want)
 		}
+	}
+
+	for name, skew := range map[string]time.Duration{"holder clock behind": -time.Hour, "holder clock ahead": time.Hour} {
+		t.Run(name, func(t *testing.T) {
+			store := checkpoint.NewStore(local.New(), loadtest.TempDir(t))
+			ctx := context.Background()
+			holderNow := func() time.Time { return time.Now().Add(skew) }
+			h, err := store.AcquireLease(ctx, checkpoint.LeaseOptions{Now: holderNow,
+				Owner: checkpoint.LeaseOwner{Host: "elsewhere", PID: 7, Token: SegmentLeaseToken("wf", 1, 1)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			waiter := time.Unix(0, 0) // the waiting try's clock, driven by the test
+			p := SegmentLeasePolicy("wf", 1, 2, hb)
+			p.Watch.Clock = func() time.Time { return waiter }
+			o := checkpoint.LeaseOptions{Owner: p.Owner, TTL: p.TTL, Displace: p.Displace, Watch: p.Watch}
+			for range 5 { // the holder renews between the waiting try's reads, however far apart they are
+				if _, err := store.AcquireLease(ctx, o); !errors.Is(err, checkpoint.ErrLeaseHeld) {
+					t.Fatalf("a renewing holder was displaced: %v", err)
+				}
+				waiter = waiter.Add(3 * hb)
+				if err := h.Renew(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Silent from now on: refused until the waiting try has seen it unchanged for longer than hb.
+			for _, step := range []time.Duration{0, hb / 2, hb / 2} {
+				waiter = waiter.Add(step)
+				if _, err := store.AcquireLease(ctx, o); !errors.Is(err, checkpoint.ErrLeaseHeld) {
+					t.Fatalf("displaced after %s of silence: %v", step, err)
+				}
+			}
+			waiter = waiter.Add(time.Millisecond)
+			l, err := store.AcquireLease(ctx, o)
+			if err != nil {
+				t.Fatalf("a holder silent for longer than %s: %v", hb, err)
+			}
+			if l.Record().Owner.Token != p.Owner.Token || l.Record().Version != h.Record().Version+1 {
+				t.Fatalf("takeover wrote %+v", l.Record())
+			}
+			if err := h.Renew(ctx); !errors.Is(err, checkpoint.ErrLeaseLost) {
+				t.Fatalf("the displaced holder renewed: %v", err)
+			}
+		})
 	}
 }
 

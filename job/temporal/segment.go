@@ -21,8 +21,11 @@ type DriverOpener func(ctx context.Context, ref JobRef) (job.Config, error)
 // by in.Segments, with the window tasks run as WindowWorkflow activities on any worker. It
 // heartbeats while it runs; a worker that dies is replaced after the heartbeat timeout and the next
 // try resumes through job.Run's recovery. The lease rule of SegmentLeasePolicy lets that try take
-// over from the silent one; a try finding the lease renewed by an earlier try of its own workflow
-// waits for it (heartbeating), and a lease held outside the workflow fails the job (lakeload.LeaseHeld).
+// over from the silent one; a try finding the lease held by an earlier try of its own workflow
+// re-reads it every renewal period (heartbeating) until it is released or has stayed unchanged for
+// the silence the rule asks for, and a lease held outside the workflow fails the job (lakeload.LeaseHeld).
+// Before each acquisition a try asks Temporal whether it is still the current try (givenUp) and
+// stands down if not.
 func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Result, error) {
 	if a.OpenDriver == nil {
 		return job.Result{}, errors.New("this worker cannot drive jobs (no DriverOpener)")
@@ -54,6 +57,10 @@ func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Res
 		cfg.Executor = &Executor{Client: a.Client, TaskQueue: in.TaskQueue, Ref: in.Ref, Timing: in.Timing, Logger: cfg.Logger}
 	}
 	for {
+		if gone, why := a.givenUp(ctx, info); gone {
+			return job.Result{}, fmt.Errorf("job %s segment %d attempt %d: Temporal has given up on this try (%s); it does not take the lease",
+				in.Ref.Job, in.Segment, info.Attempt, why)
+		}
 		res, err := job.Run(ctx, cfg)
 		if err == nil {
 			return res, nil
@@ -61,10 +68,14 @@ func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Res
 		if errors.Is(err, checkpoint.ErrLeaseHeld) && ctx.Err() == nil {
 			rec, ok, lerr := cfg.Store.CurrentLease(ctx)
 			if lerr == nil && ok && heldBySameWorkflow(rec, wfID) {
-				// An earlier try of this workflow still renews the lease: wait for it to end or fall silent.
+				// An earlier try of this workflow holds the lease and has not been silent long enough
+				// (the policy's Watch counts across these runs): wait for it to end or fall silent.
+				if a.leaseWait != nil {
+					a.leaseWait(rec)
+				}
 				if cfg.Logger != nil {
-					cfg.Logger.Info("an earlier try of this job's driver still holds the lease; waiting", "holder", rec.Owner.Token,
-						"heartbeat", rec.Heartbeat)
+					cfg.Logger.Info("an earlier try of this job's driver holds the lease; waiting", "holder", rec.Owner.Token,
+						"version", rec.Version)
 				}
 				select {
 				case <-ctx.Done():

@@ -39,27 +39,45 @@ func segmentWorkflow(token string) (string, bool) {
 }
 
 // SegmentLeasePolicy is the lease of a driver segment of workflow wfID whose activity heartbeat
-// timeout is hb. The lease is renewed every hb/4. The takeover rule: a holder whose token names the
-// same workflow id and whose lease heartbeat is older than hb/2 is displaced. It is sound because
-// Temporal keeps one open workflow per id and the workflow runs one segment at a time: a holder of
-// the same workflow id that is not this try is an earlier try (or segment) that Temporal has already
-// given up on (its heartbeat timed out, so at least hb passed since it was last heard of). One that
-// still renews the lease (a try that timed out but runs on, cut off from Temporal but not from
-// storage) is not displaced: this try waits until it releases the lease or falls silent. Holders of
-// other workflows and processes (an in-process `load`, `job abort`) are never displaced by this rule.
+// timeout is hb, renewed every hb/4. Its takeover rule never compares two machines' clocks: a holder
+// whose token names the same workflow id is displaced once this try has read the lease at one and
+// the same version for longer than hb (segmentSilence), measured on its own monotonic clock
+// (checkpoint.LeaseWatch); the times the holder wrote into the lease play no part. It is sound:
+//   - Temporal has given up on the holder. It keeps one open workflow per id, the workflow runs one
+//     segment at a time, and a try of a segment starts only after Temporal closed the previous try
+//     (it failed, sent no heartbeat for hb by the server's clock, or outlived its start-to-close
+//     timeout) and the previous segment (it completed). While this try runs, any other try of its
+//     workflow is one Temporal has closed.
+//   - The holder is silent. A live holder writes a higher version every hb/4; this try restarts
+//     its count at every new version, so only a holder that changed nothing for longer than hb —
+//     four renewal periods — as seen by this try is displaced. A slow holder that still renews is
+//     waited for (DriveSegment), however skewed the clocks and however long this try itself stalls
+//     between its reads.
+//   - A displaced holder cannot go on unnoticed: the takeover writes a new lease version with this
+//     try's token, so the old try's next renewal or release fails (checkpoint.ErrLeaseLost) and any
+//     re-read of the lease finds a token not its own (what the job's checks before a commit rely on).
+//
+// Holders of other workflows and processes (an in-process `load`, `job abort`) are never displaced
+// by this rule.
 func SegmentLeasePolicy(wfID string, seg int, attempt int32, hb time.Duration) *job.LeasePolicy {
 	host, _ := os.Hostname()
-	stale := hb / 2
+	renew := max(hb/4, 100*time.Millisecond)
+	silence := segmentSilence(hb, renew)
 	return &job.LeasePolicy{
 		Owner: checkpoint.LeaseOwner{Host: host, PID: os.Getpid(), Token: SegmentLeaseToken(wfID, seg, attempt)},
-		Renew: max(hb/4, 100*time.Millisecond),
+		Renew: renew,
 		TTL:   hb,
-		Displace: func(cur checkpoint.LeaseRecord, now time.Time) bool {
+		Watch: &checkpoint.LeaseWatch{},
+		Displace: func(cur checkpoint.LeaseRecord, silent time.Duration) bool {
 			id, ok := segmentWorkflow(cur.Owner.Token)
-			return ok && id == wfID && now.Sub(cur.Heartbeat) > stale
+			return ok && id == wfID && silent > silence
 		},
 	}
 }
+
+// segmentSilence is how long a waiting try must see the lease unchanged before it displaces a
+// holder of its own workflow: the heartbeat timeout, and at least four renewal periods.
+func segmentSilence(hb, renew time.Duration) time.Duration { return max(hb, 4*renew) }
 
 // heldBySameWorkflow reports whether the lease record is held (unreleased) by a try of workflow wfID.
 func heldBySameWorkflow(rec checkpoint.LeaseRecord, wfID string) bool {

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job"
 )
 
@@ -134,6 +135,8 @@ type Activities struct {
 	// NewExecutor overrides the executor of a segment's window tasks (tests); nil: an Executor on Client
 	// and the segment's task queue.
 	NewExecutor func(in SegmentInput, taskQueue string) job.Executor
+
+	leaseWait func(holder checkpoint.LeaseRecord) // tests: called each time a segment waits for an earlier try
 }
 
 // RunTask is the activity: it opens the job's environment and runs job.RunTask while heartbeating.

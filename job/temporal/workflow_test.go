@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -58,7 +59,7 @@ func (e *env) open(t *testing.T) Opener {
 func (e *env) executor(t *testing.T) job.Executor {
 	acts := &Activities{Open: e.open(t), HeartbeatEvery: 50 * time.Millisecond}
 	return executorFunc(func(ctx context.Context, b job.TaskBatch) (int64, error) {
-		tenv := e.suite.NewTestWorkflowEnvironment()
+		tenv := newTestWorkflowEnv(&e.suite)
 		tenv.RegisterWorkflowWithOptions(WindowWorkflow, workflow.RegisterOptions{Name: WorkflowName})
 		tenv.RegisterActivityWithOptions(func(ctx context.Context, in TaskActivityInput) (int64, error) {
 			e.tries.Add(1)
@@ -79,6 +80,15 @@ func (e *env) executor(t *testing.T) job.Executor {
 		err := tenv.GetWorkflowResult(&rows)
 		return rows, err
 	})
+}
+
+// newTestWorkflowEnv is the SDK's workflow test environment with a deadlock detector a loaded machine
+// cannot trip: by default the SDK fails workflow code that has not yielded for 1 s, which a starved
+// CPU reaches by itself (make test-loaded); a real deadlock still fails, after a minute.
+func newTestWorkflowEnv(s *testsuite.WorkflowTestSuite) *testsuite.TestWorkflowEnvironment {
+	tenv := s.NewTestWorkflowEnvironment()
+	tenv.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: time.Minute})
+	return tenv
 }
 
 type executorFunc func(context.Context, job.TaskBatch) (int64, error)
