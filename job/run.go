@@ -126,6 +126,14 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		_ = lease.ReleaseWithError(context.WithoutCancel(ctx), msg)
 	}()
 	runErr = d.endCompaction(d.run(ctx))
+	if runErr != nil && !errors.Is(runErr, ErrOvertaken) && !errors.Is(runErr, ErrAborted) && parent.Err() == nil {
+		// Whatever the step failed with (a write-once record another runner wrote first, a marker
+		// that runner's pin let expire): a runner whose lease was taken while it was stopped was
+		// overtaken, and the job is that runner's now (exit 6, docs/protocol.md "Paused runners").
+		if lerr := d.checkLease(context.WithoutCancel(ctx)); errors.Is(lerr, ErrOvertaken) {
+			runErr = fmt.Errorf("%w (the step in progress failed: %v)", lerr, runErr)
+		}
+	}
 	if cause := context.Cause(ctx); runErr != nil && errors.Is(cause, ErrOvertaken) && !errors.Is(runErr, ErrOvertaken) {
 		runErr = fmt.Errorf("%w (the step in progress failed: %v)", cause, runErr)
 	} else if cerr := parent.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
@@ -363,6 +371,9 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 		if err := d.cfg.hook(ctx, PointRecoveryAction, a.Window); err != nil {
 			return nil, 0, err
 		}
+		if err := d.checkLease(ctx); err != nil { // decided before a stop, maybe: not ours to act on any more
+			return nil, 0, err
+		}
 		d.cfg.Logger.Info("recovery", "action", a.String(), "reason", a.Reason)
 		ws, _ := d.st.Window(a.Window)
 		switch a.Kind {
@@ -516,9 +527,12 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 	}
 	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: base,
 		SnapshotSeen: seen, Attempt: 1, Created: d.cfg.Now().UTC()}
+	if err := d.checkLease(ctx); err != nil {
+		return a, err
+	}
 	if err := d.store.WriteAssigned(ctx, a); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
-			return a, fmt.Errorf("window %d was assigned by another runner of job %s: only one runner may run a job", w, d.cfg.Name)
+			return a, fmt.Errorf("window %d was assigned by another runner of job %s: only one runner may run a job: %w", w, d.cfg.Name, err)
 		}
 		return a, err
 	}
@@ -587,6 +601,9 @@ func (d *driver) finish(ctx context.Context) error {
 		return err
 	}
 	d.res.Windows = int64(len(st.Windows()))
+	if err := d.checkLease(ctx); err != nil {
+		return err
+	}
 	if err := d.store.WriteDone(ctx, checkpoint.DoneRecord{JobID: d.cfg.Name, Windows: d.res.Windows, Time: d.cfg.Now().UTC(),
 		Generation: generationOf(st)}); err != nil && !errors.Is(err, fileio.ErrExist) {
 		return err

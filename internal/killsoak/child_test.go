@@ -16,7 +16,7 @@ import (
 type child struct {
 	cmd     *exec.Cmd
 	started time.Time
-	paused  chan string   // receives the "paused at" line once
+	paused  chan string   // receives each "paused at" line (up to 16 unread; the kill soak reads one)
 	exited  chan struct{} // closed when the process has exited and its output is read
 	waitErr error
 	stdout  bytes.Buffer
@@ -28,7 +28,7 @@ type child struct {
 
 // startChild runs the lakeload binary with args; env entries are added to the environment.
 func startChild(args []string, env ...string) (*child, error) {
-	c := &child{paused: make(chan string, 1), exited: make(chan struct{})}
+	c := &child{paused: make(chan string, 16), exited: make(chan struct{})}
 	c.cmd = exec.Command(lakeloadBin, args...)
 	c.cmd.Env = append(os.Environ(), env...)
 	c.cmd.Stdout = &c.stdout
@@ -98,12 +98,12 @@ func (c *child) windowsCommitted() int {
 	return c.committed
 }
 
-// lastLine is the last stderr line that is not the "paused at" notice, shortened.
+// lastLine is the last stderr line that is not a "paused at" or "resumed at" notice, shortened.
 func (c *child) lastLine() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i := len(c.stderr) - 1; i >= 0; i-- {
-		if l := c.stderr[i]; !strings.HasPrefix(l, "lakeload: paused at ") {
+		if l := c.stderr[i]; !strings.HasPrefix(l, "lakeload: paused at ") && !strings.HasPrefix(l, "lakeload: resumed at ") {
 			if len(l) > 160 {
 				l = l[:160] + "…"
 			}
