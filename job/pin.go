@@ -13,7 +13,12 @@ import (
 // earliest consumer) cannot remove a window's marker snapshot before the job recorded it.
 func consumerID(job string) string { return "lakeload-" + job }
 
-// pin sets the job's consumer to next (Paimon consumer file: {"nextSnapshot": N}). A consumer file
+// pin sets the job's consumer to next (Paimon consumer file: {"nextSnapshot": N}), the oldest
+// snapshot the job still needs: the snapshot its next commit builds on (a window's snapshotSeen, or
+// the last published marker), not the one after it. A commit reads its base's manifests and, after
+// creating its snapshot, takes a missing base for a reused id and deletes its snapshot again
+// (paimon/table Snapshots.Commit), so expiry must not remove the base while a runner commits, however
+// long it is stopped (TestStoppedCommitKeepsItsBase). A consumer file
 // that already holds exactly that content is left as it is: it was written (and synced) before, and
 // the pin before a window's commit usually repeats the one written after the previous window's
 // publish, so rewriting it would only cost two fsyncs per window.
@@ -27,6 +32,7 @@ func pin(ctx context.Context, t *table.Table, job string, next int64) error {
 	} else if ok && next < earliest {
 		next = earliest
 	}
+	next = max(next, 1) // nextSnapshot 0 would pin nothing (an empty table: protect snapshot 1 on)
 	path := fileio.Join(t.Path, "consumer", "consumer-"+consumerID(job))
 	want := fmt.Appendf(nil, `{"nextSnapshot":%d}`, next)
 	if cur, err := t.FS.ReadFile(ctx, path); err == nil && bytes.Equal(cur, want) {

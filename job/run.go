@@ -131,7 +131,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		// that runner's pin let expire): a runner whose lease was taken while it was stopped was
 		// overtaken, and the job is that runner's now (exit 6, docs/protocol.md "Paused runners").
 		if lerr := d.checkLease(context.WithoutCancel(ctx)); errors.Is(lerr, ErrOvertaken) {
-			runErr = fmt.Errorf("%w (the step in progress failed: %v)", lerr, runErr)
+			runErr = fmt.Errorf("%w (the step in progress failed: %w)", lerr, runErr)
 		}
 	}
 	if cause := context.Cause(ctx); runErr != nil && errors.Is(cause, ErrOvertaken) && !errors.Is(runErr, ErrOvertaken) {
@@ -504,7 +504,7 @@ func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 
 // assign persists window w (its splits, sequence base and the snapshot seen) before any task runs.
 func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.Assigned, error) {
-	latest, err := d.t.Snapshots().Latest(ctx)
+	latest, err := d.latestPinned(ctx)
 	if err != nil {
 		return checkpoint.Assigned{}, err
 	}
@@ -538,17 +538,43 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 	}
 	d.reserve(a)
 	d.cfg.Metrics.SetWindow(w)
-	if d.overwrite() || !d.pinned {
-		// The window's marker (and an overwrite's final snapshot) is looked up after snapshotSeen:
-		// keep expiry from passing it. Later windows of this run are covered by the pin each
-		// publish moves to its own snapshot (≤ the next window's snapshotSeen); the first window of
-		// a run or of an incremental generation has no such pin yet (overwrite.go for overwrite).
-		if err := pin(ctx, d.t, d.cfg.Name, seen+1); err != nil {
-			return a, err
-		}
-		d.pinned = true
-	}
 	return a, d.cfg.hook(ctx, PointAssigned, w)
+}
+
+// latestPinned reads the latest snapshot, the next window's snapshotSeen S, and, for the first window
+// of a run (and every window of an overwrite job), pins the job's consumer at S before the window is
+// recorded: the window's marker (and an overwrite's final snapshot) is looked up after S and its
+// commit builds on S or later, so expiry must not pass S (pin.go). Later windows of a run are covered
+// by the pin each publish moves to its own marker (≤ the next window's S). Pinned only after the
+// assigned record, a runner stopped in between (a GC stall) found S+1 expired by the time it woke,
+// and the job stopped for good with "cannot be verified" (TestFirstWindowPinnedBeforeItIsAssigned).
+// When expiry passed S before the pin was written (the pin is clamped to the earliest snapshot), the
+// latest is read again.
+func (d *driver) latestPinned(ctx context.Context) (*spec.Snapshot, error) {
+	for {
+		latest, err := d.t.Snapshots().Latest(ctx)
+		if err != nil || (d.pinned && !d.overwrite()) {
+			return latest, err
+		}
+		var seen int64
+		if latest != nil {
+			seen = latest.ID
+		}
+		if err := d.checkLease(ctx); err != nil { // a runner that was overtaken pins nothing
+			return nil, err
+		}
+		if err := pin(ctx, d.t, d.cfg.Name, seen); err != nil {
+			return nil, err
+		}
+		earliest, ok, err := d.t.Snapshots().EarliestID(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || earliest <= max(seen, 1) {
+			d.pinned = true
+			return latest, nil
+		}
+	}
 }
 
 // refreshTableMax brings tableMax up to snapshot latest: the first time from all live files, then

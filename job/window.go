@@ -166,7 +166,7 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a,
 		if err := d.checkFilesBeforeCommit(ctx, w, a, msgs); err != nil {
 			return err
 		}
-		if err := pin(ctx, d.t, d.cfg.Name, floor+1); err != nil {
+		if err := pin(ctx, d.t, d.cfg.Name, floor); err != nil {
 			return err
 		}
 		props := checkpoint.CommitProperties(d.job, w, a, checkpoint.CoverageDigest(at.Results))
@@ -301,10 +301,11 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 		return raced(err, ws.Window, "published")
 	}
 	if c := ws.Committed; c != nil && c.SnapshotID > 0 && !d.overwrite() {
-		// Advance the pin: expiry may now pass this window's marker. Not in an overwrite job: its
+		// Advance the pin to this window's marker: expiry may now remove what is older (the marker
+		// stays: the next window's commit may build on it). Not in an overwrite job: its
 		// windows share the final snapshot, which recovery needs until every window is published and
 		// the job is done (finish drops the pin).
-		if err := pin(ctx, d.t, d.cfg.Name, c.SnapshotID+1); err != nil && !errors.Is(err, context.Canceled) {
+		if err := pin(ctx, d.t, d.cfg.Name, c.SnapshotID); err != nil && !errors.Is(err, context.Canceled) {
 			d.cfg.Logger.Warn("advance consumer pin", "err", err)
 		}
 	}
