@@ -8,6 +8,7 @@
 #   java-fixtures  rewrite the Java-written fixtures lakeload generates (testdata/java-written/int96_*), then golden
 #   s3-server  install versitygw, the S3 server of the object-store tests (docs/object-stores.md)
 #   temporal   install the Temporal CLI, whose dev server the scale-out test runs (docs/scale-out.md)
+#   soak-pause     the long pause soak (SIGSTOP/SIGCONT, takeovers, other writers, expiry; CI runs the short version)
 #   soak-temporal  the long scale-out kill -9 soak on a Temporal dev server (CI runs the short version)
 #   bench-temporal the Temporal engine's overhead against in-process loads, into bench/results (docs/scale-out.md)
 
@@ -127,13 +128,20 @@ test-loaded-short:
 LOADED_SHORT = $(GO) test -count=$(LOADED_COUNT) -timeout 10m -run '$(LOADED_RUN)' ./checkpoint ./job && $(GO) test -count=$(LOADED_COUNT) -timeout 10m -short ./job/temporal
 
 ## soak: the long kill -9 soak of `lakeload load` (≥ 30 SIGKILLs over ≥ 1M rows per table; internal/killsoak),
-## then the feature soaks (TestKillSoakFeatures: dynamic bucket, evolve-schema, quarantine, overwrite, incremental);
-## S3=1 also runs it with --warehouse and --checkpoint on S3 (versitygw, TestKillSoakS3)
-.PHONY: soak
+## then the feature soaks (TestKillSoakFeatures: dynamic bucket, evolve-schema, quarantine, overwrite, incremental),
+## then the pause soak (TestPauseSoak: ≥ 100 SIGSTOP/SIGCONT pauses with takeovers, other writers and expiry);
+## S3=1 also runs the kill -9 soak with --warehouse and --checkpoint on S3 (versitygw, TestKillSoakS3)
+.PHONY: soak soak-pause
 soak:
 	@mkdir -p build
-	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run '^TestKillSoak(Features$(if $(S3),|S3))?$$' ./internal/killsoak 2>&1 | tee build/soak.log
+	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run '^(TestKillSoak(Features$(if $(S3),|S3))?|TestPauseSoak)$$' ./internal/killsoak 2>&1 | tee build/soak.log
 	@grep -oE 'SOAK (mode|feature)=.*' build/soak.log
+
+## soak-pause: the long pause soak alone (docs/testing.md, "The pause soak")
+soak-pause:
+	@mkdir -p build
+	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 60m -run '^TestPauseSoak$$' ./internal/killsoak 2>&1 | tee build/soak-pause.log
+	@grep -oE 'SOAK mode=.*' build/soak-pause.log
 
 ## soak-temporal: the long scale-out soak — 300k input rows in 15–20 windows on a Temporal dev server, three workers and the
 ## submitting `load`, 60 SIGKILLs (workers running tasks or the driver segment, the follower); pypaimon reads the model

@@ -209,8 +209,13 @@ func createTable(t *testing.T, pl place, ts tableSpec) {
 
 // loadArgs is the `lakeload load` command of job soak loading from into ts.
 func loadArgs(m mode, pl place, ts tableSpec, from string, extra ...string) []string {
+	return loadJobArgs(m, pl, ts, soakJob, from, extra...)
+}
+
+// loadJobArgs is the `lakeload load` command of job loading from into ts.
+func loadJobArgs(m mode, pl place, ts tableSpec, job, from string, extra ...string) []string {
 	load := []string{"load", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name, "--from", from,
-		"--job", soakJob, "--commit-rows", strconv.FormatInt(m.commitRows, 10), "--parallelism", strconv.Itoa(m.parallelism)}
+		"--job", job, "--commit-rows", strconv.FormatInt(m.commitRows, 10), "--parallelism", strconv.Itoa(m.parallelism)}
 	if ts.opColumn != "" {
 		load = append(load, "--op-column", ts.opColumn)
 	}
