@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -283,7 +284,7 @@ func faultHook(stderr io.Writer) func(string, int64) error {
 		}
 		if pause != nil && pause(point, w) {
 			fmt.Fprintf(stderr, "lakeload: paused at %s window %d\n", point, w)
-			_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP) // returns after SIGCONT
+			stopHere()
 			fmt.Fprintf(stderr, "lakeload: resumed at %s window %d\n", point, w)
 		}
 		if crash != nil && crash(point, w) {
@@ -292,6 +293,16 @@ func faultHook(stderr io.Writer) func(string, int64) error {
 		}
 		return nil
 	}
+}
+
+// stopHere stops the whole process with SIGSTOP and returns after SIGCONT. The signal goes to the
+// calling thread (tgkill), which takes it before it returns to this goroutine: kill(getpid) lets
+// another thread take it, and the caller ran on past the hook point until the group stop caught it
+// (internal/killsoak TestPauseHookStopsAtItsPoint).
+func stopHere() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	_ = syscall.Tgkill(os.Getpid(), syscall.Gettid(), syscall.SIGSTOP)
 }
 
 func parsePoint(v string) func(string, int64) bool {

@@ -9,13 +9,34 @@ import (
 )
 
 // The pause soak's process control: a child is stopped with SIGSTOP (by the harness, or by itself at
-// a LAKELOAD_PAUSE_AT point) and counts as stopped only once the kernel says so (state T in
-// /proc/PID/stat), so that nothing the harness does next can race with the child's last steps.
+// a LAKELOAD_PAUSE_AT point) and counts as stopped only once the kernel says every one of its threads
+// is (state T), so that nothing the harness does next can race with the child's last steps.
 
 // procState is the state letter of process pid (R, S, D, T, Z, …) from /proc/PID/stat; 0 when the
-// process is gone.
+// process is gone. With SIGSTOP every thread stops, each when it next returns to user mode (a thread
+// inside a system call finishes it first), so the process counts as stopped only when every one of
+// its threads (/proc/PID/task/TID/stat) is: procState is 'T' then, else the state of the main thread
+// or 'R' for a thread still on its way.
 func procState(pid int) byte {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	main := statState(fmt.Sprintf("/proc/%d/stat", pid))
+	if main != 'T' {
+		return main
+	}
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0
+	}
+	for _, task := range tasks {
+		if st := statState(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name())); st != 'T' && st != 0 {
+			return 'R'
+		}
+	}
+	return 'T'
+}
+
+// statState is the state letter of a /proc stat file; 0 when it cannot be read.
+func statState(path string) byte {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0
 	}
