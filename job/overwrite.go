@@ -214,7 +214,7 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 	if err := d.lookupComplete(ctx, id, floor); err != nil {
 		return err
 	}
-	if err := pin(ctx, d.t, d.cfg.Name, floor); err != nil {
+	if err := d.pin(ctx, floor); err != nil {
 		return err
 	}
 	abort := func(context.Context) error { return nil }

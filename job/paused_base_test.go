@@ -2,6 +2,7 @@ package job_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -109,4 +110,56 @@ func TestStoppedCommitKeepsItsBase(t *testing.T) {
 			e.checkFinished(asFile(foreign))
 		})
 	}
+}
+
+// pinStallFS blocks the first write of the job's consumer file (a runner stopped inside its pin,
+// after its last lease check) until release is closed.
+type pinStallFS struct {
+	fileio.FileIO
+	once    sync.Once
+	stalled chan struct{}
+	release chan struct{}
+}
+
+func (f *pinStallFS) Create(ctx context.Context, p string) (fileio.Writer, error) {
+	if strings.Contains(p, "/consumer/consumer-lakeload-") {
+		f.once.Do(func() {
+			close(f.stalled)
+			<-f.release
+		})
+	}
+	return f.FileIO.Create(ctx, p)
+}
+
+// TestStoppedPinWriteLeavesNoPin: runner A is stopped inside the pin of its first window, after its
+// lease check; B takes the job over and finishes it (dropping the job's pin); A wakes and its pin
+// write lands. A must stop as overtaken and leave no pin: the pin of a finished job would hold
+// snapshot expiry back for good (the pause soak found such a pin after a runner stopped there).
+func TestStoppedPinWriteLeavesNoPin(t *testing.T) {
+	fx := parquetFiles(loadtest.Append(17, 3, 40))
+	e := newScEnv(t, fx)
+	fs := &pinStallFS{FileIO: local.New(), stalled: make(chan struct{}), release: make(chan struct{})}
+	a := e.cfg(40, 1, nil)
+	a.Table = e.fx.Open(t, e.wh, fs)
+	errA := make(chan error, 1)
+	go func() { _, err := job.Run(context.Background(), a); errA <- err }()
+	select {
+	case <-fs.stalled:
+	case err := <-errA:
+		t.Fatalf("runner A ended before its first pin: %v", err)
+	}
+	b := e.cfg(40, 1, nil)
+	b.Takeover = true
+	e.mustRun(b)
+	if n := e.consumerNext(); n != 0 {
+		t.Fatalf("the finished job still has a pin (nextSnapshot %d) before A wakes", n)
+	}
+	close(fs.release)
+	if err := <-errA; !errors.Is(err, job.ErrOvertaken) {
+		t.Fatalf("runner A after waking: %v, want it overtaken", err)
+	}
+	if n := e.consumerNext(); n != 0 {
+		t.Fatalf("runner A left the finished job's pin (nextSnapshot %d): expiry could never pass it", n)
+	}
+	e.checkFinished()
 }

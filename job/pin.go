@@ -3,6 +3,7 @@ package job
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/lakeload/lakeload/fileio"
@@ -39,6 +40,36 @@ func pin(ctx context.Context, t *table.Table, job string, next int64) error {
 		return nil
 	}
 	return fileio.WriteFile(ctx, t.FS, path, want)
+}
+
+// pin pins the job's consumer at next (pin) and checks the lease again afterwards. The lease is
+// checked before every pin, but a runner can stop (a GC stall) between that check and the write; if
+// another runner took the job over meanwhile, finished it and dropped the pin, the late write
+// re-created a finished job's pin, which holds expiry back for good (TestStoppedPinWriteLeavesNoPin).
+// A runner that finds its lease gone after the write removes the pin when the job is done, moves it
+// up to the earliest snapshot otherwise (the runner that took over rewrites it at its next step), and
+// stops as overtaken.
+func (d *driver) pin(ctx context.Context, next int64) error {
+	if err := pin(ctx, d.t, d.cfg.Name, next); err != nil {
+		return err
+	}
+	lerr := d.checkLease(ctx)
+	if !errors.Is(lerr, ErrOvertaken) {
+		return lerr
+	}
+	st, err := d.store.Load(ctx)
+	if err != nil {
+		return err
+	}
+	if _, done := st.Done(); done {
+		err = unpin(ctx, d.t, d.cfg.Name)
+	} else {
+		err = pin(ctx, d.t, d.cfg.Name, next) // clamped to the earliest snapshot, rewritten if that moved
+	}
+	if err != nil && !errors.Is(err, fileio.ErrNotExist) {
+		return err
+	}
+	return lerr
 }
 
 // unpin deletes the job's consumer.

@@ -563,7 +563,7 @@ func (d *driver) latestPinned(ctx context.Context) (*spec.Snapshot, error) {
 		if err := d.checkLease(ctx); err != nil { // a runner that was overtaken pins nothing
 			return nil, err
 		}
-		if err := pin(ctx, d.t, d.cfg.Name, seen); err != nil {
+		if err := d.pin(ctx, seen); err != nil {
 			return nil, err
 		}
 		earliest, ok, err := d.t.Snapshots().EarliestID(ctx)

@@ -166,7 +166,7 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a,
 		if err := d.checkFilesBeforeCommit(ctx, w, a, msgs); err != nil {
 			return err
 		}
-		if err := pin(ctx, d.t, d.cfg.Name, floor); err != nil {
+		if err := d.pin(ctx, floor); err != nil {
 			return err
 		}
 		props := checkpoint.CommitProperties(d.job, w, a, checkpoint.CoverageDigest(at.Results))
@@ -305,7 +305,9 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 		// stays: the next window's commit may build on it). Not in an overwrite job: its
 		// windows share the final snapshot, which recovery needs until every window is published and
 		// the job is done (finish drops the pin).
-		if err := pin(ctx, d.t, d.cfg.Name, c.SnapshotID); err != nil && !errors.Is(err, context.Canceled) {
+		if err := d.pin(ctx, c.SnapshotID); errors.Is(err, ErrOvertaken) {
+			return err
+		} else if err != nil && !errors.Is(err, context.Canceled) {
 			d.cfg.Logger.Warn("advance consumer pin", "err", err)
 		}
 	}
