@@ -41,7 +41,7 @@
 // progress is then resumed to its end with the same command. A round:
 //   - a fresh runner A is stopped with SIGSTOP, at the next hook point of the cycle (LAKELOAD_PAUSE_AT:
 //     it stops itself) or at a random moment (the harness's kill -STOP), and counts as stopped only
-//     in state T (/proc/PID/stat);
+//     when all its threads are in state T (/proc/PID/task/TID/stat);
 //   - the world moves on: a takeover (`load --takeover`) that runs to its end, is killed part-way or
 //     is itself stopped part-way; up to two commits of another writer (`lakeload write` of rows the
 //     model knows: appended rows and deduplicated keys the input never has, sums over the input's
@@ -67,8 +67,9 @@
 // agrees with the history, `status --output json` says done with every input row published, and one
 // more run says the job already finished. The summary line is `SOAK mode=pause-…` (pauses per table,
 // point, role and outcome, and what the world did); TestOvertakenRunnerExits6,
-// TestTakeoverGoesOnAfterOvertakenRunnerWakes and TestFirstWindowPinnedBeforeItIsAssigned are the
-// deterministic forms of what it found.
+// TestTakeoverGoesOnAfterOvertakenRunnerWakes, TestFirstWindowPinnedBeforeItIsAssigned and
+// TestPauseHookStopsAtItsPoint are deterministic forms of what it found (and job's
+// TestStoppedCommitKeepsItsBase and TestStoppedPinWriteLeavesNoPin).
 //
 // Environment: LAKELOAD_SOAK=long selects the long run; LAKELOAD_SOAK_SEED fixes the random delays
 // (and the pause soak's schedule, not its timing); LAKELOAD_SOAK_BIN runs a prebuilt binary instead
