@@ -14,6 +14,7 @@ type Store struct {
 	fs    fileio.FileIO
 	root  string
 	cache *recordCache
+	fence func(context.Context) error // checked before every record write but the lease's and task results' (Fenced); nil: none
 }
 
 // NewStore returns the store rooted at root on fs. Nothing is read or written.
@@ -27,8 +28,24 @@ func (s *Store) Root() string { return s.root }
 // FS returns the file system the store lives on.
 func (s *Store) FS() fileio.FileIO { return s.fs }
 
+// Fenced returns s with fence run before every record it writes, except the lease's and task results:
+// a runner that holds the job's lease passes its lease check, so a runner overtaken while it was
+// stopped writes no driver record after it wakes (docs/protocol.md, "Paused runners and expiry"). A
+// straggler task's result is just another attempt (never committed unless exact and by a runner that
+// holds the lease) and stays storable, as a worker's is. The copy shares s's location and record cache.
+func (s *Store) Fenced(fence func(context.Context) error) *Store {
+	c := *s
+	c.fence = fence
+	return &c
+}
+
 // write encodes v as a record of kind and creates path with it, once.
 func (s *Store) write(ctx context.Context, path, kind string, v any, validate func() error) error {
+	if s.fence != nil && kind != kindLease && kind != kindResult {
+		if err := s.fence(ctx); err != nil {
+			return err
+		}
+	}
 	if err := validate(); err != nil {
 		return fmt.Errorf("checkpoint: refusing to write invalid %s record %s: %v", kind, path, err)
 	}

@@ -172,3 +172,37 @@ func mustWrite(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestOvertakenRunnerRecordsNothing: the lease is taken while the runner is stopped after window 2's
+// snapshot (after-commit) or before its publish; the runner must write neither `committed` nor
+// `published` when it wakes (every record of a run is fenced by its lease: checkpoint.Store.Fenced),
+// so the runner that took over decides the window from its own reading.
+func TestOvertakenRunnerRecordsNothing(t *testing.T) {
+	for _, point := range []string{PointAfterCommit, PointBeforePublish} {
+		t.Run(point, func(t *testing.T) {
+			fx := parquetOf(loadtest.Append(7, 3, 20))
+			e := newLoadEnv(t, fx, fx.WriteInputs(t, loadtest.TempDir(t)))
+			cfg := e.config(20)
+			cfg.Parallelism = 1
+			var before checkpoint.WindowState
+			cfg.Hook = func(p string, w int64) error {
+				if p == point && w == 2 && before.Window == 0 {
+					before, _ = e.state(t).Window(2)
+					if _, err := e.store.AcquireLease(context.Background(), checkpoint.LeaseOptions{
+						Owner: checkpoint.LeaseOwner{Host: "other", PID: 1, Token: "other"}, Takeover: true}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return nil
+			}
+			if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrOvertaken) {
+				t.Fatalf("run: %v, want overtaken", err)
+			}
+			after, _ := e.state(t).Window(2)
+			if (after.Committed != nil) != (before.Committed != nil) || after.Published != nil {
+				t.Fatalf("window 2 after waking: committed %v (before %v), published %v: an overtaken runner wrote a record",
+					after.Committed != nil, before.Committed != nil, after.Published != nil)
+			}
+		})
+	}
+}

@@ -112,6 +112,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	d.leaseToken = lease.Record().Owner.Token
+	// Every record this run writes is fenced by its lease: a runner that lost the lease while it was
+	// stopped records nothing more, and the runner that took over decides from its own reading.
+	d.store = d.store.Fenced(d.checkLease)
 	parent := ctx
 	ctx, lost := context.WithCancelCause(ctx)
 	defer lost(nil)
@@ -126,19 +129,17 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		_ = lease.ReleaseWithError(context.WithoutCancel(ctx), msg)
 	}()
 	runErr = d.endCompaction(d.run(ctx))
-	if runErr != nil && !errors.Is(runErr, ErrOvertaken) && !errors.Is(runErr, ErrAborted) && parent.Err() == nil {
-		// Whatever the step failed with (a write-once record another runner wrote first, a marker
-		// that runner's pin let expire): a runner whose lease was taken while it was stopped was
-		// overtaken, and the job is that runner's now (exit 6, docs/protocol.md "Paused runners").
+	if cerr := parent.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
+		// A step cancelled mid-way may fail otherwise (a closed pipe, a half-read file): report the interruption.
+		runErr = fmt.Errorf("%w (interrupted: %w)", runErr, cerr)
+	} else if runErr != nil && parent.Err() == nil && !errors.Is(runErr, ErrOvertaken) && !errors.Is(runErr, ErrAborted) {
+		// Whatever the step failed with (cancelled by a lost renewal, a write-once record another
+		// runner wrote first, a marker that runner's pin let expire): a runner whose lease was taken
+		// while it was stopped was overtaken, and the job is that runner's now (exit 6,
+		// docs/protocol.md "Paused runners and expiry").
 		if lerr := d.checkLease(context.WithoutCancel(ctx)); errors.Is(lerr, ErrOvertaken) {
 			runErr = fmt.Errorf("%w (the step in progress failed: %w)", lerr, runErr)
 		}
-	}
-	if cause := context.Cause(ctx); runErr != nil && errors.Is(cause, ErrOvertaken) && !errors.Is(runErr, ErrOvertaken) {
-		runErr = fmt.Errorf("%w (the step in progress failed: %v)", cause, runErr)
-	} else if cerr := parent.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
-		// A step cancelled mid-way may fail otherwise (a closed pipe, a half-read file): report the interruption.
-		runErr = fmt.Errorf("%w (interrupted: %w)", runErr, cerr)
 	}
 	return d.res, runErr
 }
@@ -527,9 +528,6 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 	}
 	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: base,
 		SnapshotSeen: seen, Attempt: 1, Created: d.cfg.Now().UTC()}
-	if err := d.checkLease(ctx); err != nil {
-		return a, err
-	}
 	if err := d.store.WriteAssigned(ctx, a); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
 			return a, fmt.Errorf("window %d was assigned by another runner of job %s: only one runner may run a job: %w", w, d.cfg.Name, err)
@@ -627,9 +625,6 @@ func (d *driver) finish(ctx context.Context) error {
 		return err
 	}
 	d.res.Windows = int64(len(st.Windows()))
-	if err := d.checkLease(ctx); err != nil {
-		return err
-	}
 	if err := d.store.WriteDone(ctx, checkpoint.DoneRecord{JobID: d.cfg.Name, Windows: d.res.Windows, Time: d.cfg.Now().UTC(),
 		Generation: generationOf(st)}); err != nil && !errors.Is(err, fileio.ErrExist) {
 		return err

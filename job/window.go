@@ -217,9 +217,6 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a,
 	if err := d.verifyMarker(ctx, ws, found[0].ID, committedAttempt); err != nil {
 		return err
 	}
-	if err := d.checkLease(ctx); err != nil {
-		return err
-	}
 	if err := d.store.WriteCommitted(ctx, checkpoint.Committed{Window: w, SnapshotID: found[0].ID, Attempt: committedAttempt, Time: d.cfg.Now().UTC()}); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
 			return fmt.Errorf("window %d was recorded as committed by another runner of job %s (only one runner may run a job): %w", w, d.cfg.Name, err)
@@ -288,11 +285,6 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 	for _, r := range at.Results {
 		rows += r.Rows
 		quarantined += r.Quarantined
-	}
-	// A runner that lost its lease while it was stopped must not record (or pin) anything more: the
-	// runner that took over decides this window from its own reading of the store.
-	if err := d.checkLease(ctx); err != nil {
-		return err
 	}
 	// The ids published are those of attempt a only, the attempt the table's marker names (I5).
 	err := d.store.WritePublished(ctx, checkpoint.Published{Window: ws.Window, Attempt: a, Splits: sortedUnion(at.Results),
