@@ -27,15 +27,15 @@ const (
 func OverwriteIdentifier(st State) int64 { return st.NextWindow() }
 
 // OverwriteFloor is the snapshot id after which the final snapshot is looked up: the id seen when
-// the last window was assigned. Every final commit attempt happens after every window was assigned.
-func OverwriteFloor(st State) int64 {
-	var floor int64
+// the last window was assigned, with that snapshot's delta manifest list (Assigned.SeenList). Every
+// final commit attempt happens after every window was assigned.
+func OverwriteFloor(st State) (seen int64, seenList string) {
 	for _, ws := range st.windows {
-		if ws.Voided == nil {
-			floor = max(floor, ws.Assigned.SnapshotSeen)
+		if ws.Voided == nil && ws.Assigned.SnapshotSeen >= seen {
+			seen, seenList = ws.Assigned.SnapshotSeen, ws.Assigned.SeenList
 		}
 	}
-	return floor
+	return seen, seenList
 }
 
 // FormatWindows renders window → attempt as the PropWindows value, windows ascending.
@@ -176,9 +176,9 @@ func DecideOverwrite(st State, tv TableView, final []Marker) OverwritePlan {
 			all = false
 		}
 	}
-	if all && len(st.Remaining()) == 0 && len(st.windows) > 0 && tv.EarliestSnapshot > OverwriteFloor(st)+1 {
+	if seen, _ := OverwriteFloor(st); all && len(st.Remaining()) == 0 && len(st.windows) > 0 && tv.EarliestSnapshot > seen+1 {
 		return stop(id, false, "every window is staged but snapshots after %d (seen when the last window was assigned) have expired, so "+
-			"whether the final OVERWRITE commit landed cannot be verified; check the table by hand", OverwriteFloor(st))
+			"whether the final OVERWRITE commit landed cannot be verified; check the table by hand", seen)
 	}
 	for _, ws := range st.windows {
 		if _, recorded := p.Staged[ws.Window]; ws.Voided != nil || recorded {

@@ -36,12 +36,15 @@ type PlanRecord struct {
 
 // Assigned fixes a window's content before its tasks run (windows/<w>/assigned): protocol I4.
 type Assigned struct {
-	Window       int64     `json:"window"`       // ≥ 1, also the Paimon commit identifier
-	Splits       []int     `json:"splits"`       // plan indexes, strictly ascending
-	SequenceBase int64     `json:"sequenceBase"` // first sequence number of the window's rows
-	SnapshotSeen int64     `json:"snapshotSeen"` // latest table snapshot id at assignment (0: none); lookups start after it
-	Attempt      int       `json:"attempt"`      // the first attempt, begun by this record
-	Created      time.Time `json:"created"`
+	Window       int64 `json:"window"`       // ≥ 1, also the Paimon commit identifier
+	Splits       []int `json:"splits"`       // plan indexes, strictly ascending
+	SequenceBase int64 `json:"sequenceBase"` // first sequence number of the window's rows
+	SnapshotSeen int64 `json:"snapshotSeen"` // latest table snapshot id at assignment (0: none); lookups start after it
+	// SeenList is the delta manifest list of snapshot SnapshotSeen, its identity: a lookup that finds
+	// another snapshot at that id knows the table was rolled back below it (table.Snapshots.FloorSince).
+	SeenList string    `json:"seenList,omitempty"`
+	Attempt  int       `json:"attempt"` // the first attempt, begun by this record
+	Created  time.Time `json:"created"`
 }
 
 // AttemptStart begins a later attempt of a window (windows/<w>/attempt-<a>/begin), written before

@@ -46,7 +46,8 @@ type AttemptKey struct {
 // decision is a pure function of (State, TableView).
 type TableView struct {
 	// Markers holds, per window, every APPEND snapshot of the job's commit user with identifier w
-	// among the snapshots newer than the window's Assigned.SnapshotSeen.
+	// among the snapshots newer than the window's Assigned.SnapshotSeen (lower when the table was
+	// rolled back below it: SnapshotLookup.FloorSince).
 	Markers map[int64][]Marker
 	// EarliestSnapshot is the table's earliest snapshot id read after the lookups (0: no snapshot).
 	// A window whose SnapshotSeen+1 is below it was looked up over an incomplete (expired) range.
@@ -59,6 +60,7 @@ type TableView struct {
 
 // SnapshotLookup is the part of the table Gather reads; *table.Snapshots implements it.
 type SnapshotLookup interface {
+	FloorSince(ctx context.Context, seen int64, seenList string) (int64, error)
 	FindCommits(ctx context.Context, q table.CommitQuery, afterID int64) ([]*spec.Snapshot, error)
 	EarliestID(ctx context.Context) (int64, bool, error)
 }
@@ -68,7 +70,7 @@ type SnapshotLookup interface {
 type FileChecker func(ctx context.Context, msgs []table.CommitMessage) (missing []string, err error)
 
 // Gather builds the TableView of st: for every live window, the (user, w, APPEND) snapshots newer
-// than the id seen at its assignment (bounded by id, never by time); then the earliest snapshot id;
+// than the id seen at its assignment, or than the rollback below it (bounded by id, never by time); then the earliest snapshot id;
 // then a file check of every attempt that could be committed (exact cover, window not committed).
 func Gather(ctx context.Context, st State, snaps SnapshotLookup, files FileChecker) (TableView, error) {
 	tv := TableView{Markers: map[int64][]Marker{}, MissingFiles: map[AttemptKey][]string{}}
@@ -81,7 +83,11 @@ func Gather(ctx context.Context, st State, snaps SnapshotLookup, files FileCheck
 			continue
 		}
 		q := table.CommitQuery{User: job.CommitUser, Identifier: ws.Window, Kind: spec.CommitKindAppend}
-		found, err := snaps.FindCommits(ctx, q, ws.Assigned.SnapshotSeen)
+		floor, err := snaps.FloorSince(ctx, ws.Assigned.SnapshotSeen, ws.Assigned.SeenList)
+		if err != nil {
+			return tv, fmt.Errorf("checkpoint: look up window %d in the table: %w", ws.Window, err)
+		}
+		found, err := snaps.FindCommits(ctx, q, floor)
 		if err != nil {
 			return tv, fmt.Errorf("checkpoint: look up window %d in the table: %w", ws.Window, err)
 		}

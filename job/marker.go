@@ -7,42 +7,9 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/paimon/commit"
-	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
-
-// lookupFloor is the snapshot id after which a window's marker is looked up: the id seen when the
-// window was assigned, or the table's latest id if the table was rolled back below it. A rollback
-// removes the snapshots above its target, and new commits (this job's included) reuse their ids,
-// so looking only above `seen` would miss the window's own new commit and commit it again.
-func lookupFloor(ctx context.Context, t *table.Table, seen int64) (int64, error) {
-	latest, ok, err := t.Snapshots().LatestID(ctx)
-	if err != nil {
-		return 0, err
-	}
-	if !ok {
-		return 0, nil
-	}
-	return min(seen, latest), nil
-}
-
-// flooredLookup is the table's snapshot lookup with every search floor lowered to the latest
-// snapshot id read when it was made (see lookupFloor).
-type flooredLookup struct {
-	*table.Snapshots
-	latest int64
-}
-
-func newFlooredLookup(ctx context.Context, t *table.Table) (flooredLookup, error) {
-	latest, err := lookupFloor(ctx, t, int64(^uint64(0)>>1))
-	return flooredLookup{Snapshots: t.Snapshots(), latest: latest}, err
-}
-
-// FindCommits implements checkpoint.SnapshotLookup.
-func (l flooredLookup) FindCommits(ctx context.Context, q table.CommitQuery, afterID int64) ([]*spec.Snapshot, error) {
-	return l.Snapshots.FindCommits(ctx, q, min(afterID, l.latest))
-}
 
 // verifyMarker checks that marker snapshot id of window ws holds exactly the files of attempt a
 // (the attempt its properties name) and carries that attempt's coverage digest; otherwise

@@ -86,11 +86,7 @@ func (d *driver) runOverwrite(ctx context.Context) error {
 			return err
 		}
 		d.st = st
-		lookup, err := newFlooredLookup(ctx, d.t)
-		if err != nil {
-			return err
-		}
-		tv, err := checkpoint.Gather(ctx, st, lookup, d.missingFiles)
+		tv, err := checkpoint.Gather(ctx, st, d.t.Snapshots(), d.missingFiles)
 		if err != nil {
 			return err
 		}
@@ -150,9 +146,16 @@ func (d *driver) finalQuery(st checkpoint.State) table.CommitQuery {
 	return table.CommitQuery{User: d.job.CommitUser, Identifier: checkpoint.OverwriteIdentifier(st), Kind: spec.CommitKindOverwrite}
 }
 
+// overwriteFloor is the snapshot id after which the final snapshot is looked up: the one seen when
+// the last window was assigned, or lower when the table was rolled back below it since.
+func (d *driver) overwriteFloor(ctx context.Context, st checkpoint.State) (int64, error) {
+	seen, seenList := checkpoint.OverwriteFloor(st)
+	return d.t.Snapshots().FloorSince(ctx, seen, seenList)
+}
+
 // finalMarkers returns the job's OVERWRITE snapshots after the floor (checkpoint.OverwriteFloor).
 func (d *driver) finalMarkers(ctx context.Context, st checkpoint.State) ([]checkpoint.Marker, error) {
-	floor, err := lookupFloor(ctx, d.t, checkpoint.OverwriteFloor(st))
+	floor, err := d.overwriteFloor(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +210,7 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 	if err := d.checkFinal(ctx, st, id); err != nil {
 		return err
 	}
-	floor, err := lookupFloor(ctx, d.t, checkpoint.OverwriteFloor(st))
+	floor, err := d.overwriteFloor(ctx, st)
 	if err != nil {
 		return err
 	}

@@ -349,11 +349,7 @@ func (d *driver) resultOptions() map[string]string {
 
 // recover runs the recovery plan and returns the splits left to assign and the next window number.
 func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
-	lookup, err := newFlooredLookup(ctx, d.t)
-	if err != nil {
-		return nil, 0, err
-	}
-	tv, err := checkpoint.Gather(ctx, d.st, lookup, d.missingFiles)
+	tv, err := checkpoint.Gather(ctx, d.st, d.t.Snapshots(), d.missingFiles)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -510,8 +506,9 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 		return checkpoint.Assigned{}, err
 	}
 	var seen int64
+	var seenList string
 	if latest != nil {
-		seen = latest.ID
+		seen, seenList = latest.ID, latest.DeltaManifestList
 		if err := d.refreshTableMax(ctx, latest); err != nil {
 			return checkpoint.Assigned{}, err
 		}
@@ -527,7 +524,7 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 		return checkpoint.Assigned{}, err
 	}
 	a := checkpoint.Assigned{Window: w, Splits: splits, SequenceBase: base,
-		SnapshotSeen: seen, Attempt: 1, Created: d.cfg.Now().UTC()}
+		SnapshotSeen: seen, SeenList: seenList, Attempt: 1, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteAssigned(ctx, a); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
 			return a, fmt.Errorf("window %d was assigned by another runner of job %s: only one runner may run a job: %w", w, d.cfg.Name, err)

@@ -1394,3 +1394,47 @@ func TestScenario46_RestoreWithDifferentParallelism(t *testing.T) {
 		t.Errorf("commit users %v, want only the job's", users)
 	}
 }
+
+// TestScenario25_RollbackBelowSeenThenCrashAfterCommit: another writer's snapshot is the latest
+// when window 2 is assigned; the table is then rolled back below it (to window 1's snapshot), window
+// 2 commits on the rollback target (reusing the removed snapshot's id) and the runner dies before
+// recording `committed`. Recovery must find window 2's marker at that reused id, below the id seen
+// at assignment, and must not commit the window a second time.
+func TestScenario25_RollbackBelowSeenThenCrashAfterCommit(t *testing.T) {
+	e := newScEnv(t, parquetFiles(loadtest.Append(251, 6, 50)))
+	foreign := appendRows(1_000_000, 3)
+	var foreignFiles []string
+	h := newHooks(func(p string, w int64, n int) error {
+		switch {
+		case p == job.PointAfterPublish && w == 1:
+			e.foreignCommit("other-writer", 1, foreign)
+			ids := e.snapshotIDs()
+			s, err := e.table().Snapshots().Get(context.Background(), ids[len(ids)-1])
+			if err != nil {
+				return err
+			}
+			foreignFiles = e.addedFiles(s)
+		case p == job.PointBeforeCommit && w == 2:
+			if seen := e.window(2).Assigned.SnapshotSeen; seen != 2 {
+				t.Fatalf("window 2 was assigned with snapshot %d seen, want the foreign snapshot 2", seen)
+			}
+			var paths []string
+			for _, f := range foreignFiles {
+				paths = append(paths, path.Join(e.fx.TablePath(e.wh), "bucket-0", f))
+			}
+			e.rollbackTo(1, paths)
+		case p == job.PointAfterCommit && w == 2:
+			return errScCrash
+		}
+		return nil
+	})
+	e.mustCrash(e.cfg(100, 1, h.hook))
+	if ms := e.markers(2); len(ms) != 1 || ms[0].ID != 2 {
+		t.Fatalf("window 2 markers %v, want one at the reused id 2", ms)
+	}
+	e.mustRun(e.cfg(100, 1, nil))
+	e.checkFinished()
+	if got := len(e.lines()); got != 300 {
+		t.Errorf("table has %d rows, want 300 (the foreign rows were rolled back)", got)
+	}
+}
