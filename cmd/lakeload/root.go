@@ -2,15 +2,13 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lakeload/lakeload/fileio"
 	_ "github.com/lakeload/lakeload/fileio/local" // registers local paths
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/spf13/cobra"
 )
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
 
 func newRootCommand() *cobra.Command {
 	root := &cobra.Command{
@@ -23,7 +21,7 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
       --primary-key dt,id --partition-key dt --option bucket=4
   lakeload write --warehouse /data/wh --table shop.orders --from 'in/*.parquet'
   lakeload scan --warehouse /data/wh --table shop.orders --output table`,
-		Version:       version,
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -55,7 +53,11 @@ func markUsageErrors(c *cobra.Command) {
 		c.Args = cobra.ArbitraryArgs
 		c.RunE = func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageError{fmt.Errorf("unknown command %q for %q\nSee '%s --help'.", args[0], c.CommandPath(), c.CommandPath())}
+				hint := ""
+				if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+					hint = "\nDid you mean " + strings.Join(s, " or ") + "?"
+				}
+				return usageError{fmt.Errorf("unknown command %q for %q%s\nSee '%s --help'.", args[0], c.CommandPath(), hint, c.CommandPath())}
 			}
 			return c.Help()
 		}
