@@ -36,12 +36,16 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 	// Cobra reports missing required flags and stray arguments as plain errors; make them usage errors
 	// (exit 2) like flag errors.
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if err := applyEnvDefaults(c); err != nil {
+			return err
+		}
 		if err := c.ValidateRequiredFlags(); err != nil {
 			return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
 		}
 		return nil
 	}
 	markUsageErrors(root)
+	documentEnvDefaults(root)
 	return root
 }
 
