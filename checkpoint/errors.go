@@ -26,6 +26,17 @@ var ErrStop = errors.New("checkpoint: recovery stopped")
 // not go on (nor report the job finished). errors.Is(err, ErrStop) holds too: a person must decide.
 var ErrTableReplaced error = stopKind("checkpoint: the job's table was dropped and created again")
 
+// ErrJobChanged is wrapped by JobRecord.Compatible's error when a run's table path, input or a
+// result-changing option differs from what the job was created with: the command line is at fault,
+// and running it again unchanged cannot help.
+var ErrJobChanged = errors.New("checkpoint: the run differs from the job")
+
+// changedError is JobRecord.Compatible's error: its message alone, matching ErrJobChanged.
+type changedError string
+
+func (e changedError) Error() string        { return string(e) }
+func (e changedError) Is(target error) bool { return target == ErrJobChanged }
+
 // stopKind is a sentinel that also matches ErrStop.
 type stopKind string
 

@@ -125,8 +125,8 @@ type DoneRecord struct {
 // at the job's path with another identity is refused by CheckTable.
 func (j JobRecord) Compatible(run JobRecord) error {
 	diff := func(field, old, new string) error {
-		return fmt.Errorf("job %s was created with %s %q, this run has %q: use the original settings or start a new job",
-			j.JobID, field, old, new)
+		return changedError(fmt.Sprintf("job %s was created with %s %q, this run has %q: use the original settings or start a new job (another --job name)",
+			j.JobID, field, old, new))
 	}
 	switch {
 	case j.JobID != run.JobID:

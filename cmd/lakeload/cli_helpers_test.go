@@ -60,6 +60,9 @@ func fails(t *testing.T, code int, want []string, args ...string) result {
 	if !strings.HasPrefix(r.stderr, "lakeload: ") {
 		t.Errorf("lakeload %s: stderr %q does not start with \"lakeload: \"", strings.Join(args, " "), r.stderr)
 	}
+	if n := strings.Count(strings.TrimSuffix(r.stderr, "\n"), "\n"); n > 0 {
+		t.Errorf("lakeload %s: the error is %d lines, want one (docs/cli.md): %q", strings.Join(args, " "), n+1, r.stderr)
+	}
 	for _, w := range want {
 		if !strings.Contains(r.stderr, w) {
 			t.Errorf("lakeload %s: stderr %q does not mention %q", strings.Join(args, " "), r.stderr, w)

@@ -29,7 +29,7 @@ func TestLoadRowIDMode(t *testing.T) {
 		t.Fatalf("crashing child: exit %d, want killed\n%s", code, stderr)
 	}
 	for _, other := range [][]string{loadArgs(wh, fx, glob, "ids", "--id-column", "amount"), loadArgs(wh, fx, glob, "ids")} {
-		fails(t, exitFailure, []string{"option id-column", "use the original settings"}, other...)
+		fails(t, exitUsage, []string{"option id-column", "use the original settings"}, other...)
 	}
 	if out := ok(t, args...); !strings.HasPrefix(out, "job ids finished: ") {
 		t.Fatalf("resume printed %q", out)

@@ -22,6 +22,6 @@ func TestVersionNamesTheBuild(t *testing.T) {
 
 // TestUnknownSubcommandSuggests: a mistyped subcommand exits 2 and names the command it resembles.
 func TestUnknownSubcommandSuggests(t *testing.T) {
-	fails(t, 2, []string{`unknown command "creat" for "lakeload table"`, "Did you mean create?"}, "table", "creat")
-	fails(t, 2, []string{`unknown command "snapshot" for "lakeload"`, "Did you mean snapshots?"}, "snapshot")
+	fails(t, 2, []string{`unknown command "creat" for "lakeload table"`, "did you mean create?"}, "table", "creat")
+	fails(t, 2, []string{`unknown command "snapshot" for "lakeload"`, "did you mean snapshots?"}, "snapshot")
 }

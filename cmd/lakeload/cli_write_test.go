@@ -68,7 +68,7 @@ func TestWriteParquetCSVJSONL(t *testing.T) {
 	for i, f := range []string{"items.parquet", "items.csv", "items.jsonl"} {
 		out := ok(t, cmdArgs([]string{"write"}, tbl(wh, "shop.items", "--from", filepath.Join(in, f)))...)
 		rows := []int{3, 3, 2}[i]
-		if !strings.HasPrefix(out, fmt.Sprintf("wrote %d rows from 1 input files into ", rows)) ||
+		if !strings.HasPrefix(out, fmt.Sprintf("wrote %d rows from 1 input file into ", rows)) ||
 			!strings.HasSuffix(out, fmt.Sprintf("committed snapshot %d of shop.items\n", i+1)) {
 			t.Errorf("write %s printed %q", f, out)
 		}

@@ -189,13 +189,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				if ctx.Err() != nil {
 					return fmt.Errorf("interrupted; run the same command again to resume job %s: %w", jf.name, ctx.Err())
 				}
-				if errors.Is(err, checkpoint.ErrTableReplaced) {
-					return err // its message names the job and what to do; running again does not help
-				}
-				if errors.Is(err, checkpoint.ErrLeaseHeld) {
-					return fmt.Errorf("job %s: %w\nanother runner holds the job: stop it, or pass --takeover if it is gone", jf.name, err)
-				}
-				return fmt.Errorf("job %s: %w\nrun the same command again to resume once the cause is fixed", jf.name, err)
+				return loadError(jf.name, dryRun, err)
 			}
 			switch {
 			case res.DryRun != nil:
@@ -210,14 +204,14 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				fmt.Fprintf(out, "dry run of job %s into %s: %s; nothing written\n", jf.name, id, res.DryRun)
 			case res.AlreadyDone:
 				if incremental {
-					fmt.Fprintf(out, "job %s already finished (%d windows, generation %d); no new input files under --from; nothing to do.\n", jf.name, res.Windows, res.Generation)
+					fmt.Fprintf(out, "job %s already finished (%s, generation %d); no new input files under --from; nothing to do.\n", jf.name, count(res.Windows, "window"), res.Generation)
 				} else {
-					fmt.Fprintf(out, "job %s already finished (%d windows); nothing to do. Pass --incremental to load files added under --from since, "+
-						"or use 'lakeload job forget' to start it anew.\n", jf.name, res.Windows)
+					fmt.Fprintf(out, "job %s already finished (%s); nothing to do. Pass --incremental to load files added under --from since, "+
+						"or use 'lakeload job forget' to start it anew.\n", jf.name, count(res.Windows, "window"))
 				}
 			default:
-				fmt.Fprintf(out, "job %s finished: %d windows, %d rows written by this run, %d recovery actions; last snapshot %d of %s\n",
-					jf.name, res.Windows, res.RowsWritten, res.Recovered, res.LastSnapshotID, id)
+				fmt.Fprintf(out, "job %s finished: %s, %s written by this run, %s; last snapshot %d of %s\n",
+					jf.name, count(res.Windows, "window"), count(res.RowsWritten, "row"), count(res.Recovered, "recovery action"), res.LastSnapshotID, id)
 				if res.Generation > 1 {
 					fmt.Fprintf(out, "incremental generation %d finished (%d new input files planned by this run)\n", res.Generation, res.NewFiles)
 				}

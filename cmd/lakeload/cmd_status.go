@@ -160,8 +160,8 @@ func newStatusCommand() *cobra.Command {
 			if rep.Aborted {
 				state = "aborted"
 			}
-			fmt.Fprintf(out, "Job:        %s (%s)\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, about %d rows left, %d windows\n",
-				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, rep.RowsLeft, len(rep.Windows))
+			fmt.Fprintf(out, "Job:        %s (%s)\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, about %d rows left, %s\n",
+				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, rep.RowsLeft, count(len(rep.Windows), "window"))
 			if rep.Lease != nil && !rep.Lease.Released {
 				fmt.Fprintf(out, "Lease:      held by pid %d on %s, heartbeat %s (a runner is active, or was killed)\n", rep.Lease.PID, rep.Lease.Host, rep.Lease.Heartbeat)
 			}

@@ -45,7 +45,9 @@ func newTableCreateCommand() *cobra.Command {
 types: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), CHAR(n), VARCHAR(n), STRING,
 BINARY(n), VARBINARY(n), BYTES, DATE, TIME(p), TIMESTAMP(p), TIMESTAMP(p) WITH LOCAL TIME ZONE, ARRAY<T>,
 MAP<K, V>, ROW<a T, …>, each optionally followed by NOT NULL. Primary-key columns become NOT NULL.
-Primary-key tables need a fixed bucket count (--option bucket=N) to be written by lakeload.`,
+Primary-key tables take a fixed bucket count (--option bucket=N, several writers at once) or dynamic
+buckets (bucket=-1, Paimon's default: one writer at a time, and the primary key must include every
+partition key).`,
 		Example: `  lakeload table create --warehouse /data/wh --table shop.orders \
       --column "id BIGINT" --column "customer STRING" --column "amount DECIMAL(12, 2)" --column "dt STRING" \
       --primary-key dt,id --partition-key dt --option bucket=4

@@ -90,8 +90,8 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 				fmt.Fprintf(out, "no rows in %d input files; nothing committed\n", len(splits))
 				return nil
 			}
-			fmt.Fprintf(out, "wrote %d rows from %d input files into %d data files; committed snapshot %d of %s\n",
-				rows, len(splits), files, res.SnapshotID, id)
+			fmt.Fprintf(out, "wrote %s from %s into %s; committed snapshot %d of %s\n",
+				count(rows, "row"), count(len(splits), "input file"), count(files, "data file"), res.SnapshotID, id)
 			return nil
 		},
 	}

@@ -17,7 +17,7 @@ import (
 const (
 	exitOK          = 0
 	exitFailure     = 1   // unexpected failure (I/O, corrupt table, bug)
-	exitUsage       = 2   // bad command line
+	exitUsage       = 2   // bad command line (also a load whose table, input or options differ from the job's)
 	exitInput       = 3   // bad input data: a file, row or value is at fault
 	exitTable       = 4   // table missing, already present, or not supported (also a value in its files lakeload cannot represent); or table drop of a table that still has load jobs
 	exitConflict    = 5   // commit conflict with another writer; running again re-plans
@@ -48,7 +48,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitBusy
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.Is(err, checkpoint.ErrJobChanged):
 		return exitUsage
 	case errors.As(err, &ie):
 		return exitInput

@@ -35,7 +35,7 @@ func withMemoryLimit(c *cobra.Command) *cobra.Command {
 		}
 		n, err := parseMemoryLimit(limit)
 		if err != nil {
-			return usageError{fmt.Errorf("--memory-limit: %w\nSee '%s --help'.", err, cmd.CommandPath())}
+			return usageError{fmt.Errorf("--memory-limit: %w; see '%s --help'", err, cmd.CommandPath())}
 		}
 		debug.SetMemoryLimit(n)
 		return run(cmd, args)

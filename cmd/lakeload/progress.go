@@ -26,9 +26,13 @@ func isTerminal(w io.Writer) bool {
 func progressReporter(w io.Writer, logger *slog.Logger) func(job.Progress) {
 	if !isTerminal(w) {
 		return func(p job.Progress) {
-			logger.Info("progress", "window", p.Window, "windows_done", p.WindowsDone, "rows_published", p.RowsPublished,
+			args := []any{"window", p.Window}
+			if p.Window == 0 {
+				args = []any{"final", true} // the report after the last window: no window is current
+			}
+			logger.Info("progress", append(args, "windows_done", p.WindowsDone, "rows_published", p.RowsPublished,
 				"rows_estimated", p.RowsEstimated, "splits_done", p.SplitsDone, "splits_total", p.SplitsTotal,
-				"rows_per_s", int64(p.RowsPerSecond), "snapshot", p.LastSnapshotID)
+				"rows_per_s", int64(p.RowsPerSecond), "snapshot", p.LastSnapshotID)...)
 		}
 	}
 	return func(p job.Progress) { fmt.Fprint(w, "\r"+progressLine(p)+"\x1b[K") }
@@ -46,9 +50,9 @@ func progressLine(p job.Progress) string {
 	if p.RowsPerSecond > 0 && p.RowsEstimated > p.RowsPublished {
 		eta = (time.Duration(float64(p.RowsEstimated-p.RowsPublished)/p.RowsPerSecond) * time.Second).Round(time.Second).String()
 	}
-	return fmt.Sprintf("[%s%s] %3.0f%% %s/%s rows  %s rows/s  %d windows committed  ETA %s",
+	return fmt.Sprintf("[%s%s] %3.0f%% %s/%s rows  %s rows/s  %s committed  ETA %s",
 		strings.Repeat("#", done), strings.Repeat(".", width-done), frac*100, human(p.RowsPublished), human(p.RowsEstimated),
-		human(int64(p.RowsPerSecond)), p.WindowsDone, eta)
+		human(int64(p.RowsPerSecond)), count(p.WindowsDone, "window"), eta)
 }
 
 func human(n int64) string {

@@ -26,7 +26,7 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
+		return usageError{fmt.Errorf("%w; see '%s --help'", err, c.CommandPath())}
 	})
 	root.AddCommand(newTableCommand(), withMemoryLimit(newWriteCommand()), withMemoryLimit(newLoadCommand()), newStatusCommand(), newJobsCommand(), newJobCommand(),
 		newScanCommand(), newSnapshotsCommand(), withMemoryLimit(newCompactCommand()))
@@ -40,7 +40,7 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 			return err
 		}
 		if err := c.ValidateRequiredFlags(); err != nil {
-			return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
+			return usageError{fmt.Errorf("%w; see '%s --help'", err, c.CommandPath())}
 		}
 		return nil
 	}
@@ -59,9 +59,9 @@ func markUsageErrors(c *cobra.Command) {
 			if len(args) > 0 {
 				hint := ""
 				if s := c.SuggestionsFor(args[0]); len(s) > 0 {
-					hint = "\nDid you mean " + strings.Join(s, " or ") + "?"
+					hint = "; did you mean " + strings.Join(s, " or ") + "?"
 				}
-				return usageError{fmt.Errorf("unknown command %q for %q%s\nSee '%s --help'.", args[0], c.CommandPath(), hint, c.CommandPath())}
+				return usageError{fmt.Errorf("unknown command %q for %q%s; see '%s --help'", args[0], c.CommandPath(), hint, c.CommandPath())}
 			}
 			return c.Help()
 		}
@@ -69,7 +69,7 @@ func markUsageErrors(c *cobra.Command) {
 	if validate := c.Args; validate != nil {
 		c.Args = func(c *cobra.Command, args []string) error {
 			if err := validate(c, args); err != nil {
-				return usageError{fmt.Errorf("%w\nSee '%s --help'.", err, c.CommandPath())}
+				return usageError{fmt.Errorf("%w; see '%s --help'", err, c.CommandPath())}
 			}
 			return nil
 		}
