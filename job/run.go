@@ -201,6 +201,13 @@ func (d *driver) acquireLease(ctx context.Context) (*checkpoint.Lease, error) {
 
 func pid() int { return os.Getpid() }
 
+// HolderAlive tells whether the holder of a job's lease is still running: known only for a holder
+// on this host (its pid is probed); a holder on another host is unknown (known = false).
+func HolderAlive(o checkpoint.LeaseOwner) (alive, known bool) {
+	host, _ := os.Hostname()
+	return processAlive(host)(o)
+}
+
 // processAlive tells whether a lease holder on this host is still running.
 func processAlive(host string) func(checkpoint.LeaseOwner) (bool, bool) {
 	return func(o checkpoint.LeaseOwner) (bool, bool) {

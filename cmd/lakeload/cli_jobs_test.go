@@ -94,7 +94,7 @@ func TestLoadStatusJobsForget(t *testing.T) {
 		t.Fatalf("crashing load: exit %d, stderr %s", code, errs)
 	}
 	list := ok(t, cmdArgs([]string{"jobs", "list"}, tbl(wh, name))...)
-	if !hasLine(list, "first", "finished") || !hasLine(list, "second", "running or interrupted") {
+	if !hasLine(list, "first", "finished") || !hasLine(list, "second", "interrupted: its runner, pid", "is gone; run the load command again") {
 		t.Fatalf("jobs list:\n%s", list)
 	}
 	cat := catalog.New(local.New(), wh)

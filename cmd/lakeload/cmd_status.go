@@ -29,6 +29,7 @@ type jobStatus struct {
 	Job           string          `json:"job"`
 	Table         string          `json:"table"`
 	CommitUser    string          `json:"commitUser"`
+	State         string          `json:"state"` // finished, aborted, running or interrupted (runnerState), with what to do
 	Done          bool            `json:"done"`
 	Aborted       bool            `json:"aborted,omitempty"`
 	SplitsTotal   int             `json:"splitsTotal"`
@@ -142,6 +143,14 @@ func newStatusCommand() *cobra.Command {
 				rep.Lease = &leaseStatus{Host: l.Owner.Host, PID: l.Owner.PID, Heartbeat: l.Heartbeat.UTC().Format("2006-01-02T15:04:05Z"),
 					Released: l.Released, LastError: l.LastError}
 			}
+			switch {
+			case rep.Aborted:
+				rep.State = "aborted"
+			case rep.Done:
+				rep.State = "finished"
+			default:
+				rep.State = runnerState(ctx, store)
+			}
 			out := cmd.OutOrStdout()
 			if temporalF.hostPort != "" {
 				if rep.Temporal, err = temporalF.gatherTemporal(ctx, &jf, st, newLogger(cmd.ErrOrStderr(), "text")); err != nil {
@@ -153,18 +162,8 @@ func newStatusCommand() *cobra.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
-			state := "running or interrupted (run the load command again to resume)"
-			if rep.Done {
-				state = "finished"
-			}
-			if rep.Aborted {
-				state = "aborted"
-			}
-			fmt.Fprintf(out, "Job:        %s (%s)\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, about %d rows left, %s\n",
-				rep.Job, state, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, rep.RowsLeft, count(len(rep.Windows), "window"))
-			if rep.Lease != nil && !rep.Lease.Released {
-				fmt.Fprintf(out, "Lease:      held by pid %d on %s, heartbeat %s (a runner is active, or was killed)\n", rep.Lease.PID, rep.Lease.Host, rep.Lease.Heartbeat)
-			}
+			fmt.Fprintf(out, "Job:        %s\nState:      %s\nTable:      %s\nCommit user: %s\nProgress:   %d of %d splits, %d rows published, about %d rows left, %s\n",
+				rep.Job, rep.State, rep.Table, rep.CommitUser, rep.SplitsDone, rep.SplitsTotal, rep.RowsPublished, rep.RowsLeft, count(len(rep.Windows), "window"))
 			if rep.RowsQuarantined > 0 {
 				fmt.Fprintf(out, "Quarantine: rows quarantined: %d (see %s)\n", rep.RowsQuarantined, strings.Join(rep.QuarantineFiles, ", "))
 			}

@@ -47,7 +47,8 @@ func tableJobs(ctx context.Context, cat *catalog.Catalog, id catalog.Identifier)
 
 // jobState is the state `jobs list` shows for the store at path.
 func jobState(ctx context.Context, fs fileio.FileIO, path string) (state string, windows int) {
-	st, err := checkpoint.NewStore(fs, path).Load(ctx)
+	store := checkpoint.NewStore(fs, path)
+	st, err := store.Load(ctx)
 	if err != nil {
 		return "unreadable: " + err.Error(), 0
 	}
@@ -67,5 +68,5 @@ func jobState(ctx context.Context, fs fileio.FileIO, path string) (state string,
 		}
 		return "finished", len(st.Windows())
 	}
-	return "running or interrupted", len(st.Windows())
+	return runnerState(ctx, store), len(st.Windows())
 }
