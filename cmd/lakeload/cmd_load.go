@@ -66,23 +66,24 @@ func (f *jobFlags) store(cat *catalog.Catalog, id catalog.Identifier) (*checkpoi
 
 func newLoadCommand() *cobra.Command {
 	var (
-		jf          jobFlags
-		in          inputFlags
-		idColumn    string
-		overwrite   string
-		incremental bool
-		commitEvery time.Duration
-		commitRows  int64
-		parallelism int
-		dryRun      bool
-		takeover    bool
-		recompute   []int64
-		logFormat   string
-		evolve      string
-		metricsAddr string
-		badRows     string
-		compaction  string
-		temporalF   temporalFlags
+		jf               jobFlags
+		in               inputFlags
+		idColumn         string
+		overwrite        string
+		incremental      bool
+		commitEvery      time.Duration
+		commitRows       int64
+		parallelism      int
+		dryRun           bool
+		takeover         bool
+		recompute        []int64
+		logFormat        string
+		evolve           string
+		metricsAddr      string
+		progressInterval time.Duration
+		badRows          string
+		compaction       string
+		temporalF        temporalFlags
 	)
 	c := &cobra.Command{
 		Use:   "load",
@@ -148,21 +149,28 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				BadRows:    badRows,
 				CommitRows: commitRows, CommitEvery: commitEvery, Parallelism: parallelism,
 				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
-				Hook: faultHook(stderr), Progress: progressReporter(stderr, logger),
+				Hook: faultHook(stderr),
 			}
 			cfg.Overwrite, cfg.Incremental = overwrite, incremental
 			cfg.EvolveSchema = evolve
 			cfg.Compaction = compaction
 			cfg.SeqReservations = seqReservationsDir(cat, id)
+			reg := metrics.NewRegistry()
+			cfg.Metrics = metrics.NewLoad(reg, jf.name) // also the live counters of the progress display
 			if metricsAddr != "" {
-				reg := metrics.NewRegistry()
-				cfg.Metrics = metrics.NewLoad(reg, jf.name)
 				stop, err := serveMetrics(metricsAddr, reg, stderr)
 				if err != nil {
 					return err
 				}
 				defer stop()
 			}
+			live := newLiveProgress(stderr, logger, cfg.Metrics, progressInterval)
+			cfg.Progress = live.report
+			stopLive := func() {}
+			if !dryRun {
+				stopLive = live.start()
+			}
+			defer stopLive()
 			var res job.Result
 			if temporalF.hostPort != "" && !dryRun {
 				// The driver runs as the job's workflow on the workers; this process follows it (temporal_driver.go).
@@ -174,6 +182,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			} else {
 				res, err = job.Run(ctx, cfg)
 			}
+			stopLive()
 			if isTerminal(stderr) {
 				fmt.Fprintln(stderr)
 			}
@@ -246,6 +255,8 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 	c.Flags().StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	c.Flags().StringVar(&compaction, "compaction", job.CompactionAuto, "auto: compact the table as the load goes (in the background once a bucket has more sorted runs than num-sorted-run.compaction-trigger, waiting for it above num-sorted-run.stop-trigger; deletion-vector and first-row tables before each window is published); off: never")
 	c.Flags().StringVar(&evolve, "evolve-schema", "", "add-columns: add input columns the table lacks as nullable columns (a new schema) instead of failing")
+	c.Flags().DurationVar(&progressInterval, "progress-interval", 10*time.Second,
+		"when stderr is not a terminal, also log the live progress this often between windows (0: only after each window)")
 	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs (docs/metrics.md)")
 	temporalF.register(c, "run the job on 'lakeload worker' processes through the Temporal frontend at HOST:PORT: its driver as the job's workflow, its window tasks as activities; this process follows it (docs/scale-out.md)")
 	temporalF.registerTiming(c)
