@@ -189,8 +189,8 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 				if ctx.Err() != nil {
 					return fmt.Errorf("interrupted; run the same command again to resume job %s: %w", jf.name, ctx.Err())
 				}
-				if errors.Is(err, checkpoint.ErrTableReplaced) {
-					return err // its message names the job and what to do; running again does not help
+				if errors.Is(err, checkpoint.ErrTableReplaced) || errors.Is(err, checkpoint.ErrStoreGone) {
+					return err // its message names the job or store and what to do; running again does not help
 				}
 				if errors.Is(err, checkpoint.ErrLeaseHeld) {
 					return fmt.Errorf("job %s: %w\nanother runner holds the job: stop it, or pass --takeover if it is gone", jf.name, err)
