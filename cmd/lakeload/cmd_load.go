@@ -252,7 +252,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 	c.Flags().StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	c.Flags().StringVar(&compaction, "compaction", job.CompactionAuto, "auto: compact the table as the load goes (in the background once a bucket has more sorted runs than num-sorted-run.compaction-trigger, waiting for it above num-sorted-run.stop-trigger; deletion-vector and first-row tables before each window is published); off: never")
 	c.Flags().StringVar(&evolve, "evolve-schema", "", "add-columns: add input columns the table lacks as nullable columns (a new schema) instead of failing")
-	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs (docs/metrics.md)")
+	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs; :PORT is 127.0.0.1:PORT, 0.0.0.0:PORT every interface (docs/metrics.md)")
 	temporalF.register(c, "run the job on 'lakeload worker' processes through the Temporal frontend at HOST:PORT: its driver as the job's workflow, its window tasks as activities; this process follows it (docs/scale-out.md)")
 	temporalF.registerTiming(c)
 	c.Flags().StringVar(&badRows, "bad-rows", job.BadRowsFail, "a row failing validation: fail (stop the load) or quarantine (leave it out, list it in <checkpoint>/quarantine; see docs/bad-input.md)")
