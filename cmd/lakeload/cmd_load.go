@@ -51,8 +51,8 @@ func (f *jobFlags) register(c *cobra.Command) {
 }
 
 func (f *jobFlags) store(cat *catalog.Catalog, id catalog.Identifier) (*checkpoint.Store, error) {
-	if strings.ContainsAny(f.name, "/\\") || strings.TrimSpace(f.name) == "" || strings.HasPrefix(f.name, ".") {
-		return nil, usageError{fmt.Errorf("--job %q: use a name without '/', '\\' or a leading '.'", f.name)}
+	if err := job.CheckName(f.name); err != nil {
+		return nil, usageError{fmt.Errorf("--job: %w", err)}
 	}
 	if f.checkpoint == "" {
 		return checkpoint.NewStore(cat.FS, jobStorePath(cat, id, f.name)), nil
