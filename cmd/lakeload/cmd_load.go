@@ -260,10 +260,25 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 }
 
 func newLogger(w io.Writer, format string) *slog.Logger {
+	opts := &slog.HandlerOptions{ReplaceAttr: redactAttr}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, nil))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// redactAttr redacts the URLs in a log line's message and in its string and error values
+// (fileio.RedactText: user info and query strings).
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Resolve(); {
+	case v.Kind() == slog.KindString:
+		a.Value = slog.StringValue(fileio.RedactText(v.String()))
+	case v.Kind() == slog.KindAny:
+		if err, isErr := v.Any().(error); isErr {
+			a.Value = slog.StringValue(fileio.RedactText(err.Error()))
+		}
+	}
+	return a
 }
 
 // faultHook wires the crash-test environment variables (docs/testing.md):
