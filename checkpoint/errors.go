@@ -47,3 +47,9 @@ func (e stopKind) Is(target error) bool { return target == ErrStop }
 func corruptf(path, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
 }
+
+// ErrStoreGone is wrapped by the error of a run whose checkpoint store vanished while it held the
+// job's lease (deleted, or forgotten with `job forget`): the run stops at its next window boundary,
+// or before its next record or commit, and records nothing more. errors.Is(err, ErrStop) holds too:
+// a person must restore the store or decide how to go on.
+var ErrStoreGone error = stopKind("checkpoint: the job's checkpoint store vanished during the run")

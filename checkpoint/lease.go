@@ -236,8 +236,12 @@ func (s *Store) pruneLeases(ctx context.Context, cur int64) {
 }
 
 // Renew writes the next version with a fresh heartbeat. It fails with ErrLeaseLost when another
-// runner changed the lease since this handle's version.
+// runner changed the lease since this handle's version, and with ErrStoreGone when no version is
+// left (checkPresent).
 func (l *Lease) Renew(ctx context.Context) error {
+	if err := l.checkPresent(ctx); err != nil {
+		return err
+	}
 	next := l.rec
 	next.Version++
 	next.Heartbeat = l.opts.Now()
@@ -252,7 +256,11 @@ func (l *Lease) Renew(ctx context.Context) error {
 func (l *Lease) Release(ctx context.Context) error { return l.ReleaseWithError(ctx, "") }
 
 // ReleaseWithError releases the lease and records why the run ended (shown by `lakeload status`).
+// A store that vanished (ErrStoreGone) is left gone.
 func (l *Lease) ReleaseWithError(ctx context.Context, lastError string) error {
+	if err := l.checkPresent(ctx); err != nil {
+		return err
+	}
 	next := l.rec
 	next.Version++
 	next.Heartbeat = l.opts.Now()
@@ -263,4 +271,17 @@ func (l *Lease) ReleaseWithError(ctx context.Context, lastError string) error {
 	}
 	l.rec = next
 	return nil
+}
+
+// checkPresent fails with ErrStoreGone when the lease holds no version at all: the store was
+// deleted under this holder (pruning never removes the current version, a takeover adds one).
+// Writing the next version would re-create the lease in the deleted store, as write-once files are
+// created with their parent directories, and the run would go on recording into an empty store.
+// One listing; a deletion between it and the write is caught by the run's next CheckPresent.
+func (l *Lease) checkPresent(ctx context.Context) error {
+	hi, err := l.s.highestLease(ctx)
+	if err != nil || hi > 0 {
+		return err
+	}
+	return l.s.goneError("its lease holds no version")
 }

@@ -211,3 +211,42 @@ func TestLeaseCorruptVersionIsReported(t *testing.T) {
 		t.Fatalf("corrupt lease: %v", err)
 	}
 }
+
+// TestLeaseOfDeletedStore (issue 14, finding 8): once the store is deleted under a holder, Renew and
+// Release fail with ErrStoreGone naming the store and write nothing, so the deleted store is not
+// re-created with a lease alone (before: each renewal wrote the next version into it and the run
+// went on). A version pruned by a takeover is still ErrLeaseLost.
+func TestLeaseOfDeletedStore(t *testing.T) {
+	backends(t, func(t *testing.T, fs fileio.FileIO, s *Store) {
+		o := LeaseOptions{Owner: owner(1), Now: (&clock{now: t0}).Now}
+		l, err := s.AcquireLease(bg, o)
+		must(t, err)
+		must(t, l.Renew(bg))
+		must(t, fs.DeleteAll(bg, s.Root()))
+		if err := l.Renew(bg); !errors.Is(err, ErrStoreGone) || !strings.Contains(err.Error(), s.Root()) {
+			t.Fatalf("renew after the deletion: %v", err)
+		}
+		if err := l.Release(bg); !errors.Is(err, ErrStoreGone) {
+			t.Fatalf("release after the deletion: %v", err)
+		}
+		if ok, err := fileio.Exists(bg, fs, fileio.Join(s.Root(), leaseDir)); ok || err != nil {
+			t.Fatalf("the deleted store's lease was written again (%v)", err)
+		}
+		if err := s.CheckPresent(bg); !errors.Is(err, ErrStoreGone) || !errors.Is(err, ErrStop) {
+			t.Fatalf("CheckPresent of a deleted store: %v", err)
+		}
+
+		// Taken over and pruned: lost, not gone.
+		l, err = s.AcquireLease(bg, o)
+		must(t, err)
+		o2 := LeaseOptions{Owner: owner(2), Now: o.Now, Takeover: true}
+		b, err := s.AcquireLease(bg, o2)
+		must(t, err)
+		for range 2 * leaseKeep {
+			must(t, b.Renew(bg))
+		}
+		if err := l.Renew(bg); !errors.Is(err, ErrLeaseLost) {
+			t.Fatalf("renew of a pruned, taken-over version: %v", err)
+		}
+	})
+}

@@ -114,3 +114,23 @@ func (s *Store) WriteVoided(ctx context.Context, v Voided) error {
 func (s *Store) WriteDone(ctx context.Context, d DoneRecord) error {
 	return s.write(ctx, s.GenerationDonePath(d.Generation), kindDone, d, func() error { return nil })
 }
+
+// CheckPresent fails with an error wrapping ErrStoreGone when the store's job.json is gone (one
+// Stat): the store was deleted, or forgotten, under a run. A run checks it at every window boundary
+// (after the job is created), as nothing else tells it: write-once records and lease versions are
+// created with their parent directories, so writing on would re-create a partial store.
+func (s *Store) CheckPresent(ctx context.Context) error {
+	ok, err := fileio.Exists(ctx, s.fs, fileio.Join(s.root, jobFile))
+	if err != nil || ok {
+		return err
+	}
+	return s.goneError(jobFile + " is gone")
+}
+
+// goneError is the ErrStoreGone error of s; why says what was found missing.
+func (s *Store) goneError(why string) error {
+	return fmt.Errorf("%w: %s (%s: the store was deleted, or forgotten with 'lakeload job forget'); this run stops and records "+
+		"nothing more, and the windows it committed stay in the table. Restore the store (e.g. from a backup) and run the "+
+		"same command again to resume; without it, the same load starts a new job that loads all input again",
+		ErrStoreGone, s.root, why)
+}

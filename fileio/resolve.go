@@ -42,7 +42,7 @@ func Open(uri string) (FileIO, string, error) {
 		if scheme == "file" {
 			return nil, "", fmt.Errorf("fileio: no backend for local path %q (import github.com/lakeload/lakeload/fileio/local)", uri)
 		}
-		return nil, "", fmt.Errorf("fileio: scheme %s not supported yet (location %q)", scheme, uri)
+		return nil, "", fmt.Errorf("fileio: scheme %s not supported yet (location %q)", scheme, RedactURL(uri))
 	}
 	return open(uri)
 }

@@ -123,6 +123,9 @@ func (c *Config) defaults() error {
 	if c.Name == "" {
 		return fmt.Errorf("job: a job name is required")
 	}
+	if err := CheckName(c.Name); err != nil {
+		return fmt.Errorf("job: %w", err)
+	}
 	if c.Table == nil || c.Store == nil {
 		return fmt.Errorf("job: table and checkpoint store are required")
 	}

@@ -83,6 +83,9 @@ func (d *driver) checkLease(ctx context.Context) error {
 	}
 	switch {
 	case !ok:
+		if err := d.store.CheckPresent(ctx); err != nil {
+			return err // the whole store vanished (checkpoint.ErrStoreGone, exit 7)
+		}
 		return fmt.Errorf("%w: the job's lease is gone (the job was forgotten?); this runner stops without committing", ErrOvertaken)
 	case cur.Owner.Token != d.leaseToken:
 		return fmt.Errorf("%w: the job's lease was taken by %s pid %d at %s while this runner was stopped or slow; this runner stops "+

@@ -132,12 +132,13 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cerr := parent.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
 		// A step cancelled mid-way may fail otherwise (a closed pipe, a half-read file): report the interruption.
 		runErr = fmt.Errorf("%w (interrupted: %w)", runErr, cerr)
-	} else if runErr != nil && parent.Err() == nil && !errors.Is(runErr, ErrOvertaken) && !errors.Is(runErr, ErrAborted) {
+	} else if runErr != nil && parent.Err() == nil && !errors.Is(runErr, ErrOvertaken) && !errors.Is(runErr, ErrAborted) &&
+		!errors.Is(runErr, checkpoint.ErrStoreGone) {
 		// Whatever the step failed with (cancelled by a lost renewal, a write-once record another
 		// runner wrote first, a marker that runner's pin let expire): a runner whose lease was taken
 		// while it was stopped was overtaken, and the job is that runner's now (exit 6,
-		// docs/protocol.md "Paused runners and expiry").
-		if lerr := d.checkLease(context.WithoutCancel(ctx)); errors.Is(lerr, ErrOvertaken) {
+		// docs/protocol.md "Paused runners and expiry"); a runner whose store vanished says so (exit 7).
+		if lerr := d.checkLease(context.WithoutCancel(ctx)); errors.Is(lerr, ErrOvertaken) || errors.Is(lerr, checkpoint.ErrStoreGone) {
 			runErr = fmt.Errorf("%w (the step in progress failed: %w)", lerr, runErr)
 		}
 	}
@@ -220,8 +221,8 @@ func processAlive(host string) func(checkpoint.LeaseOwner) (bool, bool) {
 }
 
 // renewLease renews l every leaseRenewEvery until stop is called. When another runner took the lease
-// (ErrLeaseLost) it cancels the run through lost with an ErrOvertaken cause, so the run stops at its
-// next step; the fences before every commit (fence.go) do not depend on this timing. Other renewal
+// (ErrLeaseLost) it cancels the run through lost with an ErrOvertaken cause, and when the store
+// vanished (checkpoint.ErrStoreGone) with that, so the run stops at its next step; the fences before every commit (fence.go) do not depend on this timing. Other renewal
 // failures (an unreachable store) are logged and retried.
 func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease, lost context.CancelCauseFunc) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -239,6 +240,11 @@ func (d *driver) renewLease(ctx context.Context, l *checkpoint.Lease, lost conte
 				if errors.Is(err, checkpoint.ErrLeaseLost) {
 					d.cfg.Logger.Error("lease lost to another runner: stopping", "err", err)
 					lost(fmt.Errorf("%w: %w; this runner stops without committing (nothing is lost)", ErrOvertaken, err))
+					return
+				}
+				if errors.Is(err, checkpoint.ErrStoreGone) { // the run stops at its next step, Run reports why
+					d.cfg.Logger.Error("checkpoint store vanished: stopping", "err", err)
+					lost(err)
 					return
 				}
 				if err != nil && ctx.Err() == nil {
@@ -487,6 +493,10 @@ func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 			continue
 		}
 		remaining = rest
+		// A window boundary: a store deleted under the run stops it here, before it assigns more.
+		if err := d.store.CheckPresent(ctx); err != nil {
+			return err
+		}
 		slices.Sort(take) // assigned records name splits ascending; tasks follow the input order
 		a, err := d.assign(ctx, next, take)
 		if err != nil {

@@ -2,13 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/lakeload/lakeload/internal/oracle"
+	"github.com/lakeload/lakeload/job"
 )
 
 // TestBadNamesRefused: `table create` refuses database, table and column names that could point
@@ -143,4 +146,38 @@ func jsonString(t *testing.T, v string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestUnsafeNamesRefused (issue 14, finding 8): job names with newlines, quotes or bidi overrides
+// (which forged or disguised lines of `jobs list`) are refused by load and the other job commands
+// (exit 2, the name quoted so control characters show, the allowed set named) before anything is
+// written; a table name with a right-to-left override is refused like one with a control
+// character (exit 2: --table is refused as it is parsed). A store directory such a name left (made
+// by hand or by an older lakeload) is listed quoted, on one line.
+func TestUnsafeNamesRefused(t *testing.T) {
+	wh, in := t.TempDir(), t.TempDir()
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "db.t", "--column", "k INT"))...)
+	from := writeFile(t, in, "in.csv", "k\n1\n")
+	for _, name := range []string{"a\nb", `x" finished 3`, "evil\u202etxt", "tab\tx", "a\x00b"} {
+		for _, cmd := range []struct{ words, more []string }{{[]string{"load"}, []string{"--from", from}},
+			{[]string{"status"}, nil}, {[]string{"job", "forget"}, nil}} {
+			args := cmdArgs(cmd.words, tbl(wh, "db.t", append([]string{"--job", name}, cmd.more...)...))
+			fails(t, exitUsage, []string{"invalid job name " + strconv.Quote(name), job.NameRule}, args...)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(wh, ".lakeload", "jobs")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused job name left a store (%v)", err)
+	}
+	fails(t, exitUsage, []string{`table name "evil\u202etxt"`, "bidi"},
+		cmdArgs([]string{"table", "create"}, tbl(wh, "db.evil\u202etxt", "--column", "k INT"))...)
+
+	ok(t, cmdArgs([]string{"load"}, tbl(wh, "db.t", "--from", from, "--job", "good"))...)
+	forged := "x\nforged  finished  9"
+	if err := os.MkdirAll(filepath.Join(wh, ".lakeload", "jobs", "db", "t", forged), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := lines(ok(t, cmdArgs([]string{"jobs", "list"}, tbl(wh, "db.t"))...))
+	if len(out) != 3 || !strings.HasPrefix(out[1], "good ") || !strings.HasPrefix(out[2], strconv.Quote(forged)+" ") {
+		t.Errorf("jobs list:\n%s", strings.Join(out, "\n"))
+	}
 }

@@ -105,7 +105,13 @@ type pausedChild struct {
 // paused and the kernel reports it stopped (state T).
 func startPaused(t *testing.T, args []string, point string) *pausedChild {
 	t.Helper()
-	c := &pausedChild{cmd: exec.Command(os.Args[0], args...), done: make(chan struct{})}
+	return startPausedCmd(t, exec.Command(os.Args[0], args...), point)
+}
+
+// startPausedCmd is startPaused for a command that runs lakeload (e.g. through a shell setting a ulimit).
+func startPausedCmd(t *testing.T, cmd *exec.Cmd, point string) *pausedChild {
+	t.Helper()
+	c := &pausedChild{cmd: cmd, done: make(chan struct{})}
 	c.cmd.Env = append(os.Environ(), mainEnv+"=1", "LAKELOAD_PAUSE_AT="+point)
 	pipe, err := c.cmd.StderrPipe()
 	if err != nil {

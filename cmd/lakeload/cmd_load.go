@@ -51,8 +51,8 @@ func (f *jobFlags) register(c *cobra.Command) {
 }
 
 func (f *jobFlags) store(cat *catalog.Catalog, id catalog.Identifier) (*checkpoint.Store, error) {
-	if strings.ContainsAny(f.name, "/\\") || strings.TrimSpace(f.name) == "" || strings.HasPrefix(f.name, ".") {
-		return nil, usageError{fmt.Errorf("--job %q: use a name without '/', '\\' or a leading '.'", f.name)}
+	if err := job.CheckName(f.name); err != nil {
+		return nil, usageError{fmt.Errorf("--job: %w", err)}
 	}
 	if f.checkpoint == "" {
 		return checkpoint.NewStore(cat.FS, jobStorePath(cat, id, f.name)), nil
@@ -257,7 +257,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 	c.Flags().StringVar(&evolve, "evolve-schema", "", "add-columns: add input columns the table lacks as nullable columns (a new schema) instead of failing")
 	c.Flags().DurationVar(&progressInterval, "progress-interval", 10*time.Second,
 		"when stderr is not a terminal, also log the live progress this often between windows (0: only after each window)")
-	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs (docs/metrics.md)")
+	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs; :PORT is 127.0.0.1:PORT, 0.0.0.0:PORT every interface (docs/metrics.md)")
 	temporalF.register(c, "run the job on 'lakeload worker' processes through the Temporal frontend at HOST:PORT: its driver as the job's workflow, its window tasks as activities; this process follows it (docs/scale-out.md)")
 	temporalF.registerTiming(c)
 	c.Flags().StringVar(&badRows, "bad-rows", job.BadRowsFail, "a row failing validation: fail (stop the load) or quarantine (leave it out, list it in <checkpoint>/quarantine; see docs/bad-input.md)")
@@ -265,10 +265,25 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 }
 
 func newLogger(w io.Writer, format string) *slog.Logger {
+	opts := &slog.HandlerOptions{ReplaceAttr: redactAttr}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, nil))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// redactAttr redacts the URLs in a log line's message and in its string and error values
+// (fileio.RedactText: user info and query strings).
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Resolve(); {
+	case v.Kind() == slog.KindString:
+		a.Value = slog.StringValue(fileio.RedactText(v.String()))
+	case v.Kind() == slog.KindAny:
+		if err, isErr := v.Any().(error); isErr {
+			a.Value = slog.StringValue(fileio.RedactText(err.Error()))
+		}
+	}
+	return a
 }
 
 // faultHook wires the crash-test environment variables (docs/testing.md):

@@ -219,7 +219,7 @@ func newJobsCommand() *cobra.Command {
 			fmt.Fprintln(tw, "JOB\tSTATE\tWINDOWS")
 			for _, fi := range jobs {
 				state, windows := jobState(ctx, cat.FS, fi.Path)
-				fmt.Fprintf(tw, "%s\t%s\t%d\n", fi.Name, state, windows)
+				fmt.Fprintf(tw, "%s\t%s\t%d\n", listedJobName(fi.Name), state, windows)
 			}
 			return tw.Flush()
 		},

@@ -22,7 +22,7 @@ const (
 	exitTable       = 4   // table missing, already present, or not supported (also a value in its files lakeload cannot represent); or table drop of a table that still has load jobs
 	exitConflict    = 5   // commit conflict with another writer; running again re-plans
 	exitBusy        = 6   // the job is run by another live runner (its lease; stop it or use --takeover), or this runner was overtaken by one while it was stopped (nothing is lost)
-	exitAttention   = 7   // recovery stopped (the table or checkpoint store needs a person; the message says what to do), the job was aborted, or its table was dropped and created again since the job was created
+	exitAttention   = 7   // recovery stopped (the table or checkpoint store needs a person; the message says what to do), the job was aborted, its table was dropped and created again since the job was created, or its checkpoint store vanished during the run
 	exitInterrupted = 130 // stopped by Ctrl-C / SIGTERM
 )
 
@@ -46,6 +46,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case errors.Is(err, job.ErrOvertaken): // before Canceled: losing the lease cancels the run
 		return exitBusy
+	case errors.Is(err, checkpoint.ErrStoreGone): // before Canceled: a renewal finding the store gone cancels the run
+		return exitAttention
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.As(err, &ue), errors.Is(err, checkpoint.ErrJobChanged):

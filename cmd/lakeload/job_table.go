@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -43,6 +45,15 @@ func tableJobs(ctx context.Context, cat *catalog.Catalog, id catalog.Identifier)
 		}
 	}
 	return out, nil
+}
+
+// listedJobName is how `jobs list` prints the store directory name: as is when it is a valid job
+// name, else quoted (a store left by an older lakeload or made by hand cannot forge or hide lines).
+func listedJobName(name string) string {
+	if job.CheckName(name) != nil {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // jobState is the state `jobs list` shows for the store at path.

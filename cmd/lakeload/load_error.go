@@ -23,6 +23,8 @@ func loadError(name string, dryRun bool, err error) error {
 		return usageError{fmt.Errorf("job %s: --from: %w", name, err)}
 	case errors.As(err, &ue), errors.Is(err, checkpoint.ErrJobChanged):
 		return err
+	case errors.Is(err, checkpoint.ErrTableReplaced), errors.Is(err, checkpoint.ErrStoreGone):
+		return err // its message names the job or store and what to do; running again does not help
 	case errors.Is(err, checkpoint.ErrStop), errors.Is(err, checkpoint.ErrCorrupt), errors.Is(err, job.ErrAborted),
 		errors.Is(err, job.ErrOvertaken):
 		return fmt.Errorf("job %s: %w", name, err) // its message says what to do; running again does not help

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/lakeload/lakeload/fileio"
 	_ "github.com/lakeload/lakeload/fileio/s3" // registers s3:// and s3a:// locations
 )
 
@@ -22,7 +23,7 @@ func main() {
 }
 
 // run executes one lakeload command line and returns its exit code (see exit.go); errors are printed
-// to stderr as "lakeload: MESSAGE".
+// to stderr as "lakeload: MESSAGE", every URL in them redacted (user info and query, fileio.RedactText).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRootCommand()
 	root.SetArgs(args)
@@ -30,7 +31,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintln(stderr, "lakeload: "+err.Error())
+		fmt.Fprintln(stderr, "lakeload: "+fileio.RedactText(err.Error()))
 	}
 	return exitCode(ctx, err)
 }

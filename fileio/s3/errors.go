@@ -48,8 +48,9 @@ func isNoSuchUpload(err error) bool {
 // opError wraps an SDK error for op on loc. Not-found wraps fileio.ErrNotExist, a failed
 // precondition fileio.ErrExist, a canceled context keeps ctx.Err() visible to errors.Is. The
 // message names the operation and the location only: the SDK never puts credentials in errors,
-// and neither does this.
+// and the URLs it quotes (the request's, the endpoint's) are redacted (fileio.RedactErr).
 func opError(ctx context.Context, op string, loc location, err error) error {
+	err = fileio.RedactErr(err)
 	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 		return fmt.Errorf("fileio/s3: %s %s: %w (%v)", op, loc, cerr, err)
 	}

@@ -3,6 +3,7 @@ package s3
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -79,6 +80,9 @@ func FromEnv() (*FS, error) {
 func EnvOptions() (Options, error) {
 	var o Options
 	o.Endpoint = firstEnv("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL")
+	if err := checkEndpoint(o.Endpoint); err != nil {
+		return o, err
+	}
 	o.PathStyle = o.Endpoint != ""
 	if v := os.Getenv(EnvPathStyle); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -102,6 +106,23 @@ func EnvOptions() (Options, error) {
 		o.MaxAttempts = n
 	}
 	return o, nil
+}
+
+// checkEndpoint refuses an endpoint URL carrying user info, a query or a fragment: the SDK cannot use
+// them (credentials come from the chain), and they are where tokens hide, so the message shows the
+// URL redacted.
+func checkEndpoint(e string) error {
+	if e == "" {
+		return nil
+	}
+	u, err := url.Parse(e)
+	if err != nil || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.Host == "" ||
+		(u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("fileio/s3: endpoint %q (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL): use http(s)://host[:port][/path] "+
+			"without user info or query; credentials come from the AWS credential chain (AWS_ACCESS_KEY_ID and "+
+			"AWS_SECRET_ACCESS_KEY, AWS_PROFILE, a role)", fileio.RedactText(e))
+	}
+	return nil
 }
 
 func firstEnv(names ...string) string {
@@ -152,7 +173,7 @@ func New(ctx context.Context, o Options) (*FS, error) {
 	}))
 	cfg, err := config.LoadDefaultConfig(ctx, loadOpts...)
 	if err != nil {
-		return nil, fmt.Errorf("fileio/s3: loading AWS configuration: %w", err)
+		return nil, fmt.Errorf("fileio/s3: loading AWS configuration: %w", fileio.RedactErr(err))
 	}
 	if cfg.Region == "" {
 		cfg.Region = DefaultRegion

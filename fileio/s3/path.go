@@ -52,6 +52,11 @@ func parse(p string) (location, error) {
 	}
 	rest := p[i+3:]
 	bucket, key, _ := strings.Cut(rest, "/")
+	if strings.ContainsAny(bucket, ":@") { // never in a bucket name: user info, perhaps with a secret holding '/'
+		return location{}, fmt.Errorf("fileio/s3: location %q holds user info (user:password@bucket): lakeload takes no credentials "+
+			"in a location; give them through the AWS credential chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, "+
+			"an instance or web-identity role; docs/object-stores.md) and use s3://bucket/prefix", fileio.RedactURL(p))
+	}
 	if bucket == "" {
 		return location{}, fmt.Errorf("fileio/s3: location %q names no bucket: use s3://bucket/prefix", p)
 	}

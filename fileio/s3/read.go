@@ -130,7 +130,7 @@ func (f *file) ReadAt(p []byte, off int64) (int, error) {
 	defer body.Close()
 	got, err := io.ReadFull(body, p[:n])
 	if err != nil {
-		return got, fmt.Errorf("fileio/s3: read %s at %d: %w", f.loc, off, err)
+		return got, fmt.Errorf("fileio/s3: read %s at %d: %w", f.loc, off, fileio.RedactErr(err))
 	}
 	if n < int64(len(p)) {
 		return got, io.EOF
@@ -172,7 +172,7 @@ func (f *file) Read(p []byte) (int, error) {
 	}
 	if err != nil {
 		f.dropBody()
-		return n, fmt.Errorf("fileio/s3: read %s: %w", f.loc, err)
+		return n, fmt.Errorf("fileio/s3: read %s: %w", f.loc, fileio.RedactErr(err))
 	}
 	return n, nil
 }

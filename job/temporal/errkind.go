@@ -25,6 +25,7 @@ type errorKind struct {
 
 var errorKinds = []errorKind{
 	{"lakeload.LeaseHeld", checkpoint.ErrLeaseHeld, false}, // held by a runner outside this workflow
+	{"lakeload.StoreGone", checkpoint.ErrStoreGone, false}, // before Stop, which it matches too
 	{"lakeload.Stop", checkpoint.ErrStop, false},
 	{"lakeload.Corrupt", checkpoint.ErrCorrupt, false},
 	{"lakeload.Aborted", job.ErrAborted, false},

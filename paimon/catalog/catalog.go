@@ -57,8 +57,8 @@ func checkIdentifier(id Identifier) error {
 }
 
 func checkName(kind, n string) error {
-	if n == "" || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") || strings.TrimSpace(n) != n || hasControl(n) {
-		return fmt.Errorf("%w: %s name %q: use a non-empty name without '/', '\\', control characters, a leading '.' or surrounding spaces", ErrBadName, kind, n)
+	if n == "" || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") || strings.TrimSpace(n) != n || hasUnprintable(n) {
+		return fmt.Errorf("%w: %s name %q: use a non-empty name of %s, without '/', '\\', a leading '.' or surrounding spaces", ErrBadName, kind, n, nameChars)
 	}
 	return nil
 }
