@@ -31,11 +31,11 @@ type SnapshotOwner interface {
 	String() string
 }
 
-// commitThroughOwner creates s through the table's owner. The base snapshot is checked first, as the file
-// commit does: a writer that paused between planning and committing must not recreate an id that was
-// taken and expired meanwhile (the owner would accept it and move the table back). The owner's latest
-// snapshot must be s's base. The check cannot be undone afterwards (only the owner may delete a snapshot),
-// so the window left is the request itself.
+// commitThroughOwner creates s through the table's owner once the owner's latest snapshot is s's base
+// s.ID-1. Like the file commit's base check, this keeps a writer that paused between planning and
+// committing from recreating an id that was taken and expired meanwhile (Java's REST server only checks
+// that snapshot-N is absent, so it would accept it and move the table back). The check cannot be undone
+// afterwards (only the owner may delete a snapshot), so the window left is the request itself.
 func (m *Snapshots) commitThroughOwner(ctx context.Context, s *spec.Snapshot) error {
 	latest, err := m.owner.LatestSnapshot(ctx)
 	if err != nil {
@@ -47,12 +47,6 @@ func (m *Snapshots) commitThroughOwner(ctx context.Context, s *spec.Snapshot) er
 	}
 	if latestID != s.ID-1 {
 		return fmt.Errorf("snapshot %d: %s has latest snapshot %d, not its base %d: %w", s.ID, m.owner, latestID, s.ID-1, ErrSnapshotExists)
-	}
-	if reused, err := m.baseGone(ctx, s.ID); err != nil {
-		return fmt.Errorf("create snapshot %d: %w", s.ID, err)
-	} else if reused {
-		return fmt.Errorf("snapshot %d: its base snapshot %d is gone (expired or rolled back since the commit was planned): %w",
-			s.ID, s.ID-1, ErrSnapshotExists)
 	}
 	if err := m.owner.CommitSnapshot(ctx, s); err != nil {
 		return fmt.Errorf("create snapshot %d through %s: %w", s.ID, m.owner, err)
