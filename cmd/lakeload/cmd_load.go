@@ -110,6 +110,9 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 			if err != nil {
 				return err
 			}
+			if err := jf.cat.refuseForREST(evolve != "", temporalF.hostPort != ""); err != nil {
+				return err
+			}
 			if badRows != job.BadRowsFail && badRows != job.BadRowsQuarantine {
 				return usageError{fmt.Errorf("--bad-rows %q: use fail or quarantine", badRows)}
 			}

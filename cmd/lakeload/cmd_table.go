@@ -55,6 +55,7 @@ partition key).`,
       --column "ts TIMESTAMP(3)" --column "payload STRING"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			tf.creating = true
 			cat, id, err := tf.open()
 			if err != nil {
 				return err
@@ -90,7 +91,15 @@ partition key).`,
 			if err := cat.CreateTable(cmd.Context(), id, s, ifNotExists); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "created table %s at %s\n", id, cat.TablePath(id))
+			where := cat.TablePath(id)
+			if cat.Meta != nil {
+				t, err := cat.LoadTable(cmd.Context(), id)
+				if err != nil {
+					return fmt.Errorf("created table %s in %s, but loading it failed: %w", id, cat.Meta, err)
+				}
+				where = fmt.Sprintf("%s in %s", t.Path, cat.Meta)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "created table %s at %s\n", id, where)
 			return nil
 		},
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -83,19 +84,31 @@ func markUsageErrors(c *cobra.Command) {
 type tableFlags struct {
 	warehouse string
 	table     string
+	cat       catalogFlags
+	creating  bool // the command creates the table (a REST catalog then needs no existing table)
 }
 
 func (f *tableFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.warehouse, "warehouse", "", "warehouse directory: local path, file:// URI or s3://bucket/prefix (required)")
+	c.Flags().StringVar(&f.warehouse, "warehouse", "", "warehouse directory: local path, file:// URI or s3://bucket/prefix (required, except with --catalog rest: there, where lakeload keeps its job state)")
 	c.Flags().StringVar(&f.table, "table", "", "table as <database>.<table> (required)")
-	_ = c.MarkFlagRequired("warehouse")
 	_ = c.MarkFlagRequired("table")
+	f.cat.register(c)
 }
 
 func (f *tableFlags) open() (*catalog.Catalog, catalog.Identifier, error) {
 	id, err := catalog.ParseIdentifier(f.table)
 	if err != nil {
 		return nil, id, usageError{fmt.Errorf("--table: %w", err)}
+	}
+	if err := f.cat.check(); err != nil {
+		return nil, id, err
+	}
+	if f.cat.rest() {
+		cat, err := f.openREST(context.Background(), id)
+		return cat, id, err
+	}
+	if f.warehouse == "" {
+		return nil, id, usageError{fmt.Errorf("required flag(s) \"warehouse\" not set")}
 	}
 	fs, path, err := fileio.Open(f.warehouse)
 	if err != nil {

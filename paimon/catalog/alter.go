@@ -178,6 +178,9 @@ func AddColumnsAt(ctx context.Context, fs fileio.FileIO, tablePath string, base 
 // returns the new schema. A concurrent schema change is retried on the newer schema, which must still
 // lack the columns.
 func (c *Catalog) AddColumns(ctx context.Context, id Identifier, cols []NewColumn) (*spec.TableSchema, error) {
+	if c.Meta != nil {
+		return c.Meta.AddColumns(ctx, id, cols)
+	}
 	if err := checkIdentifier(id); err != nil {
 		return nil, err
 	}

@@ -1,8 +1,9 @@
 // Package catalog is Paimon's filesystem catalog: databases are directories "<name>.db" under the
-// warehouse, tables are directories holding schema/schema-0 (Java FileSystemCatalog).
+// warehouse, tables are directories holding schema/schema-0 (Java FileSystemCatalog). A Catalog with a
+// Metastore (the REST catalog, paimon/catalog/rest) hands every database and table operation to it instead.
 //
 // Invariants: a table exists iff one of its schema files exists; schema-0 is created with
-// WriteIfAbsent, so two concurrent creators cannot both succeed.
+// WriteIfAbsent, so two concurrent creators cannot both succeed. With a Metastore, the service decides.
 package catalog
 
 import (
@@ -67,6 +68,15 @@ func checkName(kind, n string) error {
 type Catalog struct {
 	FS        fileio.FileIO
 	Warehouse string
+	// Meta, if set, owns databases and tables (a REST catalog); FS and Warehouse then hold only
+	// lakeload's own state under Warehouse/.lakeload.
+	Meta Metastore
+}
+
+// NewWithMetastore returns a catalog whose databases and tables are m's, keeping lakeload's own state
+// (job checkpoints) under stateRoot on fs.
+func NewWithMetastore(fs fileio.FileIO, stateRoot string, m Metastore) *Catalog {
+	return &Catalog{FS: fs, Warehouse: strings.TrimRight(stateRoot, "/"), Meta: m}
 }
 
 // New returns a catalog over fs rooted at warehouse.
@@ -84,6 +94,9 @@ func (c *Catalog) TablePath(id Identifier) string {
 
 // DatabaseExists reports whether the database directory exists.
 func (c *Catalog) DatabaseExists(ctx context.Context, db string) (bool, error) {
+	if c.Meta != nil {
+		return c.Meta.DatabaseExists(ctx, db)
+	}
 	fi, err := c.FS.Stat(ctx, c.DatabasePath(db))
 	if errors.Is(err, fileio.ErrNotExist) {
 		return false, nil
@@ -94,6 +107,9 @@ func (c *Catalog) DatabaseExists(ctx context.Context, db string) (bool, error) {
 // CreateDatabase creates the database directory. Object stores have no directories; a marker-free
 // database exists once it holds a table.
 func (c *Catalog) CreateDatabase(ctx context.Context, db string, ignoreIfExists bool) error {
+	if c.Meta != nil {
+		return c.Meta.CreateDatabase(ctx, db, ignoreIfExists)
+	}
 	if err := checkName("database", db); err != nil {
 		return err
 	}
@@ -123,6 +139,9 @@ func (c *Catalog) CreateDatabase(ctx context.Context, db string, ignoreIfExists 
 
 // ListDatabases lists database names, sorted.
 func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
+	if c.Meta != nil {
+		return c.Meta.ListDatabases(ctx)
+	}
 	infos, err := c.FS.List(ctx, c.Warehouse)
 	if err != nil {
 		return nil, err
@@ -138,6 +157,9 @@ func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
 
 // DropDatabase removes a database; without cascade it must hold no table.
 func (c *Catalog) DropDatabase(ctx context.Context, db string, cascade bool) error {
+	if c.Meta != nil {
+		return c.Meta.DropDatabase(ctx, db, cascade)
+	}
 	if err := checkName("database", db); err != nil {
 		return err // never delete a path a crafted name points outside the warehouse
 	}
@@ -162,6 +184,9 @@ func (c *Catalog) DropDatabase(ctx context.Context, db string, cascade bool) err
 
 // ListTables lists the tables of a database, sorted.
 func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
+	if c.Meta != nil {
+		return c.Meta.ListTables(ctx, db)
+	}
 	infos, err := c.FS.List(ctx, c.DatabasePath(db))
 	if err != nil {
 		return nil, err
@@ -180,6 +205,9 @@ func (c *Catalog) ListTables(ctx context.Context, db string) ([]string, error) {
 
 // TableExists reports whether a schema file exists for the table.
 func (c *Catalog) TableExists(ctx context.Context, id Identifier) (bool, error) {
+	if c.Meta != nil {
+		return c.Meta.TableExists(ctx, id)
+	}
 	ids, err := table.NewSchemas(c.FS, c.TablePath(id)).IDs(ctx)
 	return len(ids) > 0, err
 }
@@ -188,6 +216,12 @@ func (c *Catalog) TableExists(ctx context.Context, id Identifier) (bool, error) 
 func (c *Catalog) CreateTable(ctx context.Context, id Identifier, s *spec.TableSchema, ignoreIfExists bool) error {
 	if err := checkIdentifier(id); err != nil {
 		return err
+	}
+	if c.Meta != nil {
+		if err := CheckColumnNames(s.Fields); err != nil {
+			return fmt.Errorf("create table %s: %w", id, err)
+		}
+		return c.Meta.CreateTable(ctx, id, s, ignoreIfExists)
 	}
 	if err := c.CreateDatabase(ctx, id.Database, true); err != nil {
 		return err
@@ -218,6 +252,9 @@ func (c *Catalog) CreateTable(ctx context.Context, id Identifier, s *spec.TableS
 
 // LoadTable opens a table at its latest schema.
 func (c *Catalog) LoadTable(ctx context.Context, id Identifier) (*table.Table, error) {
+	if c.Meta != nil {
+		return c.Meta.LoadTable(ctx, id)
+	}
 	ok, err := c.TableExists(ctx, id)
 	if err != nil {
 		return nil, err
@@ -230,6 +267,9 @@ func (c *Catalog) LoadTable(ctx context.Context, id Identifier) (*table.Table, e
 
 // DropTable deletes a table directory with all its files.
 func (c *Catalog) DropTable(ctx context.Context, id Identifier, ignoreIfNotExists bool) error {
+	if c.Meta != nil {
+		return c.Meta.DropTable(ctx, id, ignoreIfNotExists)
+	}
 	if err := checkIdentifier(id); err != nil {
 		return err // never delete a path a crafted name points outside the database
 	}

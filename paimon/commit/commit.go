@@ -137,6 +137,9 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 			res.SnapshotID = snap.ID
 			return res, nil
 		}
+		if errors.Is(err, table.ErrCommitRefused) {
+			return res, fmt.Errorf("commit to %s: %w", t.Path, err) // certainly not created; a retry is refused again
+		}
 		unknown := !errors.Is(err, table.ErrSnapshotExists)
 		if !unknown {
 			res.Retries++

@@ -23,8 +23,9 @@ const (
 
 // Snapshots reads and creates the snapshot files of one table (Java SnapshotManager).
 type Snapshots struct {
-	fs  fileio.FileIO
-	dir string
+	fs    fileio.FileIO
+	dir   string
+	owner SnapshotOwner // nil: the snapshot files are the whole truth (filesystem catalog)
 }
 
 // NewSnapshots returns the snapshot manager of the table at tablePath.
@@ -95,6 +96,13 @@ func (m *Snapshots) readHint(ctx context.Context, name string) (int64, bool) {
 // hint (a writer that woke up after its snapshot id had expired must not be able to move the table
 // back by a stale hint); otherwise the directory is listed.
 func (m *Snapshots) LatestID(ctx context.Context) (id int64, ok bool, err error) {
+	if m.owner != nil {
+		s, err := m.owner.LatestSnapshot(ctx)
+		if err != nil || s == nil {
+			return 0, false, err
+		}
+		return s.ID, true, nil
+	}
 	if h, ok := m.readHint(ctx, latestHint); ok {
 		next, err := fileio.Exists(ctx, m.fs, m.Path(h+1))
 		if err != nil {
@@ -131,6 +139,9 @@ func (m *Snapshots) EarliestID(ctx context.Context) (id int64, ok bool, err erro
 
 // Latest returns the latest snapshot or nil when the table has none.
 func (m *Snapshots) Latest(ctx context.Context) (*spec.Snapshot, error) {
+	if m.owner != nil {
+		return m.owner.LatestSnapshot(ctx)
+	}
 	id, ok, err := m.LatestID(ctx)
 	if err != nil || !ok {
 		return nil, err
@@ -149,6 +160,9 @@ func (m *Snapshots) Latest(ctx context.Context) (*spec.Snapshot, error) {
 // On success the LATEST hint is rewritten (best effort: hints are advisory) unless a newer snapshot
 // already exists; EARLIEST is written only with snapshot 1.
 func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
+	if m.owner != nil {
+		return m.commitThroughOwner(ctx, s)
+	}
 	b, err := s.JSON()
 	if err != nil {
 		return err

@@ -15,6 +15,9 @@ type Table struct {
 	Name    string // "db.table" when opened through a catalog
 	Schema  *spec.TableSchema
 	Options spec.CoreOptions
+	// Owner, when set, is the catalog service that creates this table's snapshots and knows its latest
+	// one (a table loaded from a Paimon REST catalog); nil for a filesystem-catalog table.
+	Owner SnapshotOwner
 }
 
 // Open loads the table at path with its latest schema.
@@ -27,7 +30,11 @@ func Open(ctx context.Context, fs fileio.FileIO, path, name string) (*Table, err
 }
 
 // Snapshots returns the table's snapshot manager.
-func (t *Table) Snapshots() *Snapshots { return NewSnapshots(t.FS, t.Path) }
+func (t *Table) Snapshots() *Snapshots {
+	m := NewSnapshots(t.FS, t.Path)
+	m.owner = t.Owner
+	return m
+}
 
 // Schemas returns the table's schema manager.
 func (t *Table) Schemas() *Schemas { return NewSchemas(t.FS, t.Path) }

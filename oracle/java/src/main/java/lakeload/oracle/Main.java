@@ -149,6 +149,12 @@ public final class Main {
                     case "read": lines = Tables.read(readRequest(req)); key = "rows"; break;
                     case "snapshots": lines = Tables.snapshots((String) req.get("table")); key = "snapshots"; break;
                     case "ping": lines = List.of(); key = "rows"; break;
+                    case "rest-read": lines = RestTables.read(req); key = "rows"; break;
+                    case "rest-write":
+                        b.append("\"snapshot\":").append(RestTables.write(req, rows(req)));
+                        lines = null;
+                        key = null;
+                        break;
                     case "write":
                     case "compact": {
                         for (String k : List.of("commitUser", "commitIdentifier", "overwrite", "properties")) {
