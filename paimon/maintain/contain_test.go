@@ -214,7 +214,7 @@ func survives(t *testing.T, victims map[string][]byte) {
 type tamperCase struct {
 	name     string
 	external bool // the table configures data-file.external-paths = victim/ext
-	tamper func(t *testing.T, lt *localTable) (victims map[string][]byte, mention []string)
+	tamper   func(t *testing.T, lt *localTable) (victims map[string][]byte, mention []string)
 }
 
 func tamperCases() []tamperCase {
