@@ -437,7 +437,10 @@ func (d *driver) missingFiles(ctx context.Context, msgs []table.CommitMessage) (
 			}
 		}
 		for _, f := range m.NewIndexFiles { // HASH / deletion-vector files the commit would reference
-			p := index.FilePath(d.t, f)
+			p, err := index.FilePath(d.t, f)
+			if err != nil {
+				return nil, err
+			}
 			ok, err := fileio.Exists(ctx, d.t.FS, p)
 			if err != nil {
 				return nil, err

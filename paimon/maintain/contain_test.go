@@ -263,12 +263,13 @@ func tamperCases() []tamperCase {
 			lt.editManifests(t, s2.DeltaManifestList, func(es []manifest.ManifestEntry) []manifest.ManifestEntry {
 				for i := range es {
 					if es[i].Kind == manifest.Delete {
+						es[i].File.FileName = "external.parquet"
 						es[i].File.ExternalPath = strPtr(filepath.ToSlash(v))
 					}
 				}
 				return es
 			})
-			return map[string][]byte{v: content}, []string{"external.parquet", "data-file.external-paths"}
+			return map[string][]byte{v: content}, []string{"external.parquet", "sets no data-file.external-paths"}
 		}},
 		{name: "external-path-outside-root", external: true, tamper: func(t *testing.T, lt *localTable) (map[string][]byte, []string) {
 			v := lt.plant(t, "ext/../external2.parquet", content) // below victim/, next to the configured root
@@ -326,17 +327,20 @@ func tamperCases() []tamperCase {
 			lt.editSnapshot(t, 1, func(m map[string]any) { m["indexManifest"] = "index-manifest-tampered" })
 			return map[string][]byte{v1: content, v2: content}, []string{"index-manifest-tampered"}
 		}},
-		{name: "changelog-names", tamper: func(t *testing.T, lt *localTable) (map[string][]byte, []string) {
-			v1 := lt.plant(t, "changelog-data", content)
-			v2 := lt.plant(t, "changelog-list", content)
+		{name: "changelog-data-file", tamper: func(t *testing.T, lt *localTable) (map[string][]byte, []string) {
+			v := lt.plant(t, "changelog-data", content)
 			e, meta := lt.firstEntry(t)
-			e.File.FileName = lt.rel(t, "p=a/bucket-0", v1)
+			e.File.FileName = lt.rel(t, "p=a/bucket-0", v)
 			lt.writeManifest(t, "manifest-changelog-tampered", []manifest.ManifestEntry{e})
 			meta.FileName = "manifest-changelog-tampered"
 			lt.writeList(t, "manifest-list-changelog-tampered", []manifest.ManifestFileMeta{meta})
 			lt.editSnapshot(t, 1, func(m map[string]any) { m["changelogManifestList"] = "manifest-list-changelog-tampered" })
-			lt.editSnapshot(t, 2, func(m map[string]any) { m["changelogManifestList"] = lt.rel(t, "manifest", v2) })
-			return map[string][]byte{v1: content, v2: content}, []string{"manifest-changelog-tampered"}
+			return map[string][]byte{v: content}, []string{"manifest-changelog-tampered"}
+		}},
+		{name: "changelog-list-name", tamper: func(t *testing.T, lt *localTable) (map[string][]byte, []string) {
+			v := lt.plant(t, "changelog-list", content)
+			lt.editSnapshot(t, 1, func(m map[string]any) { m["changelogManifestList"] = lt.rel(t, "manifest", v) })
+			return map[string][]byte{v: content}, []string{"snapshot 1", "changelogManifestList"}
 		}},
 	}
 }
