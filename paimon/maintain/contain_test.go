@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -456,6 +457,14 @@ func TestCleanOrphansDoesNotFollowSymlinks(t *testing.T) {
 	}
 	if _, err := os.Stat(orphan); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the real orphan %s survived (%v); deleted %v", orphan, err, rels(res.Files))
+	}
+	var want []string
+	for link := range links {
+		want = append(want, filepath.ToSlash(filepath.Join(lt.tbl().Path, link)))
+	}
+	slices.Sort(want)
+	if !slices.Equal(res.Skipped, want) {
+		t.Errorf("skipped %v, want the links %v", res.Skipped, want)
 	}
 }
 

@@ -66,6 +66,7 @@ const leftover = "leftover"
 // leftover). Symbolic links and special files are never candidates, and a directory that is a link
 // is not followed: they are returned as skipped, sorted.
 func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) (out []Deleted, skipped []string, err error) {
+	// list is the one filter: what it returns is a regular file or a real directory.
 	list := func(dir string) ([]fileio.FileInfo, error) {
 		infos, err := t.FS.List(ctx, dir)
 		if err != nil {
@@ -87,7 +88,7 @@ func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) 
 	}
 	realDir := map[string]bool{}
 	for _, fi := range top {
-		realDir[fi.Name] = fi.RealDir()
+		realDir[fi.Name] = fi.IsDir
 	}
 	add := func(name, kind string, keep func(name string) bool) error {
 		if !realDir[name] {
@@ -98,7 +99,7 @@ func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) 
 			return err
 		}
 		for _, fi := range infos {
-			if fi.Regular() && fi.ModTime.Before(olderThan) && !keep(fi.Name) {
+			if !fi.IsDir && fi.ModTime.Before(olderThan) && !keep(fi.Name) {
 				out = append(out, Deleted{Path: fi.Path, Kind: kind, Size: fi.Size})
 			}
 		}
@@ -120,7 +121,7 @@ func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) 
 			return nil, nil, err
 		}
 		for _, fi := range infos {
-			if fi.Regular() && fi.ModTime.Before(olderThan) {
+			if !fi.IsDir && fi.ModTime.Before(olderThan) {
 				out = append(out, Deleted{Path: fi.Path, Kind: KindOrphan, Size: fi.Size})
 			}
 		}
@@ -139,12 +140,13 @@ func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) 
 
 // bucketDirs returns the bucket directories below the entries of a directory: level partition
 // levels of "k=v" directories, then "bucket-*" directories (Java OrphanFilesClean.listFileDirs).
-// list drops links and special files, so only real directories are entered.
+// infos and list come from orphanCandidates' list, which drops links and special files, so only
+// real directories are entered.
 func bucketDirs(infos []fileio.FileInfo, list func(string) ([]fileio.FileInfo, error), level int) ([]string, error) {
 	var out []string
 	for _, fi := range infos {
 		switch {
-		case !fi.RealDir():
+		case !fi.IsDir:
 		case level == 0 && strings.HasPrefix(fi.Name, "bucket-"):
 			out = append(out, fi.Path)
 		case level > 0 && strings.Contains(fi.Name, "="):
