@@ -231,7 +231,7 @@ func (s *Store) casLeaseWritten(ctx context.Context, rec LeaseRecord) (written b
 // pruneLeases deletes versions below cur-leaseKeep, best effort (safe: see the top of this file).
 func (s *Store) pruneLeases(ctx context.Context, cur int64) {
 	for n := cur - leaseKeep; n >= 1 && n > cur-2*leaseKeep; n-- {
-		_ = s.fs.Delete(ctx, s.leasePath(n))
+		_ = fileio.DeleteWithin(ctx, s.fs, s.leasePath(n), s.root)
 	}
 }
 

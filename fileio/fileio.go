@@ -31,7 +31,20 @@ type FileInfo struct {
 	Size    int64
 	ModTime time.Time
 	IsDir   bool
+	// Type holds type bits (fs.ModeSymlink, fs.ModeNamedPipe, fs.ModeDir, …; 0 for a regular file).
+	// In List results they are the entry's own, not following a symbolic link, while IsDir, Size and
+	// ModTime describe a link's target; Stat follows links. Backends without links or special files
+	// (object stores, mem) set only fs.ModeDir or 0.
+	Type fs.FileMode
 }
+
+// Regular reports whether the entry is a regular file itself (not a link, directory or special file).
+// Listings for deletion delete only regular files.
+func (fi FileInfo) Regular() bool { return !fi.IsDir && fi.Type&^fs.ModeDir == 0 }
+
+// RealDir reports whether the entry is a directory itself, not a symbolic link to one. Listings for
+// deletion descend only into real directories.
+func (fi FileInfo) RealDir() bool { return fi.IsDir && fi.Type&^fs.ModeDir == 0 }
 
 // File is an open file for random reads.
 type File interface {

@@ -74,5 +74,5 @@ func (d *driver) pin(ctx context.Context, next int64) error {
 
 // unpin deletes the job's consumer.
 func unpin(ctx context.Context, t *table.Table, job string) error {
-	return t.FS.Delete(ctx, fileio.Join(t.Path, "consumer", "consumer-"+consumerID(job)))
+	return t.Delete(ctx, fileio.Join(t.Path, "consumer", "consumer-"+consumerID(job)))
 }

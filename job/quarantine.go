@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
@@ -29,6 +30,11 @@ const quarantineDir = "quarantine"
 func QuarantinePath(store *checkpoint.Store, w int64, a int, task string) string {
 	return fileio.Join(store.Root(), quarantineDir,
 		"window-"+strconv.FormatInt(w, 10)+"-attempt-"+strconv.Itoa(a)+"-"+task+".jsonl")
+}
+
+// isQuarantineFile reports whether name is a quarantine file's name (QuarantinePath).
+func isQuarantineFile(name string) bool {
+	return strings.HasPrefix(name, "window-") && strings.HasSuffix(name, ".jsonl")
 }
 
 // QuarantineDir is the directory of a store's quarantine files.

@@ -446,7 +446,10 @@ func (d *driver) missingFiles(ctx context.Context, msgs []table.CommitMessage) (
 			}
 		}
 		for _, f := range m.NewIndexFiles { // HASH / deletion-vector files the commit would reference
-			p := index.FilePath(d.t, f)
+			p, err := index.FilePath(d.t, f)
+			if err != nil {
+				return nil, err
+			}
 			ok, err := fileio.Exists(ctx, d.t.FS, p)
 			if err != nil {
 				return nil, err
@@ -718,17 +721,23 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 
 // Forget removes what lakeload keeps about a job: its snapshot pin (if t is not nil) and its checkpoint
 // store. Committed windows stay in the table. It refuses while a live runner on this host (or any
-// runner on another host) holds the job's lease.
-func Forget(ctx context.Context, t *table.Table, store *checkpoint.Store, name string) error {
+// runner on another host) holds the job's lease, and it removes nothing unless the store is the job's
+// own (checkpoint.Store.CheckRemovable: its job.json names job name of the table at tablePath); then
+// it deletes only the files the store's layout names and the job's quarantine files
+// (checkpoint.Store.Remove), reporting anything else it left.
+func Forget(ctx context.Context, t *table.Table, tablePath string, store *checkpoint.Store, name string) (checkpoint.Removal, error) {
 	if err := CheckIdle(ctx, store, name); err != nil {
-		return err
+		return checkpoint.Removal{}, err
+	}
+	if err := store.CheckRemovable(ctx, name, tablePath); err != nil {
+		return checkpoint.Removal{}, err
 	}
 	if t != nil {
 		if err := unpin(ctx, t, name); err != nil {
-			return err
+			return checkpoint.Removal{}, err
 		}
 	}
-	return store.FS().DeleteAll(ctx, store.Root())
+	return store.Remove(ctx, name, tablePath, checkpoint.Owned{quarantineDir: isQuarantineFile})
 }
 
 // CheckIdle returns an error naming the holder when a live runner on this host (or any runner on

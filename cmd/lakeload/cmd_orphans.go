@@ -28,7 +28,8 @@ references, and temporary files in snapshot/ and changelog/. Only files last mod
 are considered: choose a duration longer than any write or load window can take (Paimon's default is 1 day).
 Files that unfinished load jobs have written and recorded but not committed yet are kept: jobs in the default
 checkpoint location (<warehouse>/.lakeload/jobs/<db>/<table>/) are read, add --checkpoint for jobs stored
-elsewhere. Snapshot, schema, hint, tag and consumer files are never deleted.`,
+elsewhere. Snapshot, schema, hint, tag and consumer files are never deleted. Only regular files are deleted:
+symbolic links and special files are listed as skipped, and a directory that is a link is not entered.`,
 		Example: `  lakeload clean-orphans --warehouse /data/wh --table shop.orders --older-than 24h --dry-run
   lakeload clean-orphans --warehouse /data/wh --table shop.orders --older-than 72h`,
 		Args: cobra.NoArgs,
@@ -63,6 +64,9 @@ elsewhere. Snapshot, schema, hint, tag and consumer files are never deleted.`,
 			}
 			fmt.Fprintf(out, "%s %d orphan files (%d bytes) of %s; %d files of unfinished load jobs kept\n",
 				verb, len(res.Files), res.Bytes, id, len(protected))
+			for _, p := range res.Skipped {
+				fmt.Fprintf(out, "skipped %s: a symbolic link or special file (never followed or deleted)\n", p)
+			}
 			return nil
 		},
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -229,6 +231,17 @@ func newJobsCommand() *cobra.Command {
 	return c
 }
 
+// printLeft reports the files `job forget` left in a store because its layout does not name them.
+func printLeft(out io.Writer, root string, left []string) {
+	if len(left) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "left %d entries in %s that are not checkpoint records (not deleted; remove them by hand if they are not needed):\n", len(left), root)
+	for _, p := range left {
+		fmt.Fprintf(out, "  %s\n", p)
+	}
+}
+
 func newJobCommand() *cobra.Command {
 	c := &cobra.Command{Use: "job", Short: "End a load job: abort or forget it",
 		Example: `  lakeload job abort --warehouse /data/wh --table shop.orders --job backfill-2024
@@ -287,7 +300,10 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 		Short: "Delete a job's checkpoint store and release its snapshot pin (committed data stays in the table)",
 		Long: `Forget removes what lakeload keeps about a job: its checkpoint store and its Paimon consumer (the pin
 that keeps snapshot expiry from removing its markers). Windows already committed stay in the table. Running
-the same load command afterwards starts a new job that loads all input again. Stop the job first.`,
+the same load command afterwards starts a new job that loads all input again. Stop the job first.
+Only a directory whose job.json names this job and table (or that holds nothing but a lease, left by a run
+stopped before it created the job) is removed, and only the files a checkpoint store holds: anything else in
+it is left and listed. Any other directory (a mistyped --checkpoint) is refused with exit 2.`,
 		Example: `  lakeload job forget --warehouse /data/wh --table shop.orders --job backfill-2024`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -304,10 +320,18 @@ the same load command afterwards starts a new job that loads all input again. St
 			if err != nil {
 				t = nil // the table is gone: forget the store only
 			}
-			if err := job.Forget(ctx, t, store, jf.name); err != nil {
+			removal, err := job.Forget(ctx, t, cat.TablePath(id), store, jf.name)
+			switch {
+			case errors.Is(err, checkpoint.ErrNoJob):
+				return fmt.Errorf("%w: no job %s for table %s (store %s): nothing to forget; check --job and --checkpoint "+
+					"('lakeload jobs list' shows the jobs in the default location)", catalog.ErrTableNotExist, jf.name, id, store.Root())
+			case errors.Is(err, checkpoint.ErrNotJobStore):
+				return usageError{err}
+			case err != nil:
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "forgot job %s of %s\n", jf.name, id)
+			printLeft(cmd.OutOrStdout(), store.Root(), removal.Left)
 			return nil
 		},
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -231,14 +233,14 @@ elsewhere (--checkpoint) is not seen here; if the table is created again, that j
 			}
 			var forgot []string
 			if exists {
-				if forgot, err = forgetTableJobs(ctx, cat, id, withJobs); err != nil {
+				if forgot, err = forgetTableJobs(ctx, cmd.OutOrStdout(), cat, id, withJobs); err != nil {
 					return err
 				}
 			}
 			if err := cat.DropTable(ctx, id, ifExists); err != nil {
 				return err
 			}
-			if err := cat.FS.DeleteAll(ctx, seqReservationsDir(cat, id)); err != nil {
+			if err := fileio.DeleteAllWithin(ctx, cat.FS, seqReservationsDir(cat, id), fileio.Join(cat.Warehouse, ".lakeload", "tables")); err != nil {
 				return fmt.Errorf("dropped table %s, but not its sequence reservations %s: %w", id, seqReservationsDir(cat, id), err)
 			}
 			if len(forgot) > 0 {
@@ -258,7 +260,7 @@ elsewhere (--checkpoint) is not seen here; if the table is created again, that j
 // forgetTableJobs removes the load jobs of table id (withJobs), refusing before it removes anything
 // if one of them is running; without withJobs it refuses if there are any. It returns the names of
 // the jobs removed.
-func forgetTableJobs(ctx context.Context, cat *catalog.Catalog, id catalog.Identifier, withJobs bool) ([]string, error) {
+func forgetTableJobs(ctx context.Context, out io.Writer, cat *catalog.Catalog, id catalog.Identifier, withJobs bool) ([]string, error) {
 	jobs, err := tableJobs(ctx, cat, id)
 	if err != nil || len(jobs) == 0 {
 		return nil, err
@@ -282,10 +284,21 @@ func forgetTableJobs(ctx context.Context, cat *catalog.Catalog, id catalog.Ident
 		return nil, err
 	}
 	for _, fi := range jobs {
-		if err := job.Forget(ctx, t, checkpoint.NewStore(cat.FS, fi.Path), fi.Name); err != nil {
-			return nil, fmt.Errorf("table %s not dropped: removing its job %s: %w", id, fi.Name, err)
+		if err := checkpoint.NewStore(cat.FS, fi.Path).CheckRemovable(ctx, fi.Name, t.Path); err != nil && !errors.Is(err, checkpoint.ErrNoJob) {
+			return nil, fmt.Errorf("table %s not dropped: its job %s: %w", id, fi.Name, err)
 		}
 	}
-	_ = cat.FS.Delete(ctx, jobsDir(cat, id)) // best effort: only if empty, a new job may have started since
+	for _, fi := range jobs {
+		store := checkpoint.NewStore(cat.FS, fi.Path)
+		removal, err := job.Forget(ctx, t, t.Path, store, fi.Name)
+		if errors.Is(err, checkpoint.ErrNoJob) {
+			continue // an empty directory: nothing to forget
+		}
+		if err != nil {
+			return nil, fmt.Errorf("table %s not dropped: removing its job %s: %w", id, fi.Name, err)
+		}
+		printLeft(out, store.Root(), removal.Left)
+	}
+	_ = fileio.DeleteWithin(ctx, cat.FS, jobsDir(cat, id), fileio.Join(cat.Warehouse, ".lakeload", "jobs")) // best effort: only if empty, a new job may have started since
 	return names, nil
 }

@@ -89,7 +89,9 @@ func (*FS) Stat(ctx context.Context, path string) (fileio.FileInfo, error) {
 }
 
 // List returns the direct children of dir sorted by name; a missing dir lists empty. Hidden temp
-// files of in-flight writes are listed too (they are real directory entries).
+// files of in-flight writes are listed too (they are real directory entries). IsDir, Size and ModTime
+// follow symbolic links; Type is the entry's own type (lstat), so a link is never taken for a
+// regular file or directory by listings for deletion.
 func (*FS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
 	p, err := osPath(ctx, dir)
 	if err != nil {
@@ -106,12 +108,14 @@ func (*FS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
 	for _, e := range entries {
 		st, err := os.Stat(filepath.Join(p, e.Name())) // follows symlinks
 		if errors.Is(err, fs.ErrNotExist) {
-			continue // removed concurrently
+			continue // removed concurrently, or a dangling link
 		}
 		if err != nil {
 			return nil, fmt.Errorf("fileio/local: list: %w", err)
 		}
-		out = append(out, info(fileio.Join(trimSlash(dir), e.Name()), st))
+		fi := info(fileio.Join(trimSlash(dir), e.Name()), st)
+		fi.Type = e.Type() // the entry itself (lstat), not its target
+		out = append(out, fi)
 	}
 	return out, nil
 }
@@ -150,6 +154,7 @@ func info(path string, st fs.FileInfo) fileio.FileInfo {
 		Size:    st.Size(),
 		ModTime: st.ModTime(),
 		IsDir:   st.IsDir(),
+		Type:    st.Mode().Type(),
 	}
 }
 

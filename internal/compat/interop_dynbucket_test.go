@@ -140,7 +140,11 @@ func hashFiles(t *testing.T, tbl *table.Table) map[string][]byte {
 	_, es := liveIndex(t, tbl)
 	out := map[string][]byte{}
 	for _, e := range es {
-		b, err := os.ReadFile(index.FilePath(tbl, e))
+		p, err := index.FilePath(tbl, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -134,7 +134,7 @@ func (c *Catalog) CreateDatabase(ctx context.Context, db string, ignoreIfExists 
 	if err := fileio.WriteFile(ctx, c.FS, marker, nil); err != nil {
 		return fmt.Errorf("create database %s: %w", db, err)
 	}
-	return c.FS.Delete(ctx, marker)
+	return fileio.DeleteWithin(ctx, c.FS, marker, c.DatabasePath(db))
 }
 
 // ListDatabases lists database names, sorted.
@@ -179,7 +179,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, db string, cascade bool) err
 			return fmt.Errorf("%w: %s holds %d tables (%s); drop them first or use cascade", ErrDatabaseNotEmpty, db, len(tables), strings.Join(tables, ", "))
 		}
 	}
-	return c.FS.DeleteAll(ctx, c.DatabasePath(db))
+	return fileio.DeleteAllWithin(ctx, c.FS, c.DatabasePath(db), c.Warehouse) // the delete guard: never outside the warehouse
 }
 
 // ListTables lists the tables of a database, sorted.
@@ -283,5 +283,5 @@ func (c *Catalog) DropTable(ctx context.Context, id Identifier, ignoreIfNotExist
 		}
 		return fmt.Errorf("%w: %s", ErrTableNotExist, id)
 	}
-	return c.FS.DeleteAll(ctx, c.TablePath(id))
+	return fileio.DeleteAllWithin(ctx, c.FS, c.TablePath(id), c.DatabasePath(id.Database)) // the delete guard: never outside the database
 }

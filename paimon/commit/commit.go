@@ -64,6 +64,11 @@ func Commit(ctx context.Context, t *table.Table, msgs []table.CommitMessage, o O
 	if o.MaxRetries <= 0 {
 		o.MaxRetries = max(10, t.Options.CommitMaxRetries())
 	}
+	for _, m := range msgs { // nothing outside the table enters a manifest
+		if err := t.CheckMessage(m, fmt.Sprintf("commit message for bucket %d", m.Bucket)); err != nil {
+			return Result{}, fmt.Errorf("commit: %w", err)
+		}
+	}
 	entries := toEntries(msgs)
 	adds := entries
 	if o.Overwrite != nil {

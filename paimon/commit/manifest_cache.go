@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -39,7 +38,10 @@ type cachedManifest struct {
 
 // readManifestCached is ReadManifest served from manifestCache when the file is unchanged.
 func readManifestCached(ctx context.Context, t *table.Table, name string) ([]manifest.ManifestEntry, error) {
-	path := fileio.Join(t.Path, "manifest", name)
+	path, err := t.MetaFile(table.DirManifest, name, "a manifest list's manifest name")
+	if err != nil {
+		return nil, err
+	}
 	fi, err := t.FS.Stat(ctx, path)
 	if err != nil || fi.ModTime.IsZero() {
 		return ReadManifest(ctx, t, name) // reports the error, or reads a backend without times

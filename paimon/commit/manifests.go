@@ -85,9 +85,14 @@ func (m manifestIO) writeList(ctx context.Context, metas []manifest.ManifestFile
 	return name, int64(buf.Len()), nil
 }
 
-// ReadList reads the manifest list named name of table t.
+// ReadList reads the manifest list named name of table t. A name that is no file of manifest/,
+// and a list naming such a manifest, are a *table.PathError (spec.ErrCorrupt).
 func ReadList(ctx context.Context, t *table.Table, name string) ([]manifest.ManifestFileMeta, error) {
-	f, err := t.FS.Open(ctx, fileio.Join(t.Path, "manifest", name))
+	path, err := t.MetaFile(table.DirManifest, name, "a snapshot's manifest list name")
+	if err != nil {
+		return nil, err
+	}
+	f, err := t.FS.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("open manifest list %s: %w", name, err)
 	}
@@ -96,12 +101,22 @@ func ReadList(ctx context.Context, t *table.Table, name string) ([]manifest.Mani
 	if err != nil {
 		return nil, fmt.Errorf("manifest list %s: %w", name, err)
 	}
+	for _, m := range metas {
+		if _, err := t.MetaFile(table.DirManifest, m.FileName, "manifest list "+name); err != nil {
+			return nil, err
+		}
+	}
 	return metas, nil
 }
 
-// ReadManifest reads the manifest file named name of table t.
+// ReadManifest reads the manifest file named name of table t. An entry naming a file outside the
+// table (table.CheckEntry) is a *table.PathError (spec.ErrCorrupt) naming the manifest.
 func ReadManifest(ctx context.Context, t *table.Table, name string) ([]manifest.ManifestEntry, error) {
-	f, err := t.FS.Open(ctx, fileio.Join(t.Path, "manifest", name))
+	path, err := t.MetaFile(table.DirManifest, name, "a manifest list's manifest name")
+	if err != nil {
+		return nil, err
+	}
+	f, err := t.FS.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("open manifest %s: %w", name, err)
 	}
@@ -109,6 +124,11 @@ func ReadManifest(ctx context.Context, t *table.Table, name string) ([]manifest.
 	entries, err := manifest.ReadManifest(f)
 	if err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", name, err)
+	}
+	for _, e := range entries {
+		if err := t.CheckEntry(e, "manifest "+name); err != nil {
+			return nil, err
+		}
 	}
 	return entries, nil
 }

@@ -39,7 +39,7 @@ func deleteOutputs(ctx context.Context, t *table.Table, outs []outputs) error {
 		for _, f := range o.files {
 			p, err := paths.DataFile(o.partition, o.bucket, f.FileName, f.ExternalPath)
 			if err == nil {
-				err = t.FS.Delete(ctx, p)
+				err = t.Delete(ctx, p)
 			}
 			if err != nil && !errors.Is(err, fileio.ErrNotExist) {
 				errs = append(errs, fmt.Errorf("delete compaction output %s: %w", f.FileName, err))

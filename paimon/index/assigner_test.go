@@ -185,19 +185,23 @@ func TestAssignerCorruptIndex(t *testing.T) {
 	as := newAssigner(t, tbl, nil)
 	assignAll(t, as, part(t, "a"), 1, 2, 3)
 	cs := commitChanges(t, tbl, as)
-	if err := tbl.FS.Delete(ctx, index.FilePath(tbl, cs[1].New)); err != nil {
+	hashFile, err := index.FilePath(tbl, cs[1].New)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.FS.Delete(ctx, hashFile); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := newAssigner(t, tbl, nil).Assign(ctx, part(t, "a"), 9); err == nil || !strings.Contains(err.Error(), cs[1].New.FileName) {
 		t.Errorf("missing file: %v", err)
 	}
-	w, _ := tbl.FS.Create(ctx, index.FilePath(tbl, cs[1].New))
+	w, _ := tbl.FS.Create(ctx, hashFile)
 	w.Write(index.EncodeHashes([]int32{1})) // hash 1 is bucket 0's too
 	w.Close()
 	if _, err := newAssigner(t, tbl, nil).Assign(ctx, part(t, "a"), 9); !errors.Is(err, spec.ErrCorrupt) {
 		t.Errorf("hash in two buckets: %v, want ErrCorrupt", err)
 	}
-	w, _ = tbl.FS.Create(ctx, index.FilePath(tbl, cs[1].New))
+	w, _ = tbl.FS.Create(ctx, hashFile)
 	w.Write(index.EncodeHashes([]int32{3, 4})) // entry says 1 hash
 	w.Close()
 	if _, err := newAssigner(t, tbl, nil).Assign(ctx, part(t, "a"), 9); !errors.Is(err, spec.ErrCorrupt) {

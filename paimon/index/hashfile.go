@@ -32,17 +32,18 @@ func DecodeHashes(b []byte) ([]int32, error) {
 	return out, nil
 }
 
-// FilePath returns where the index file of entry e lives: its external path, or <table>/index/<name>.
-func FilePath(t *table.Table, e manifest.IndexManifestEntry) string {
-	if e.ExternalPath != nil && *e.ExternalPath != "" {
-		return *e.ExternalPath
-	}
-	return fileio.Join(t.Path, "index", e.FileName)
+// FilePath returns where the index file of entry e lives: its external path, or <table>/index/<name>
+// (table.Table.IndexFile: a name or external path outside the table is a *table.PathError).
+func FilePath(t *table.Table, e manifest.IndexManifestEntry) (string, error) {
+	return t.IndexFile(e.FileName, e.ExternalPath, fmt.Sprintf("an index manifest entry (%s, bucket %d)", e.IndexType, e.Bucket))
 }
 
 // ReadHashFile reads the HASH index file of entry e and checks it holds e.RowCount hashes.
 func ReadHashFile(ctx context.Context, t *table.Table, e manifest.IndexManifestEntry) ([]int32, error) {
-	p := FilePath(t, e)
+	p, err := FilePath(t, e)
+	if err != nil {
+		return nil, err
+	}
 	b, err := t.FS.ReadFile(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("read HASH index file %s (bucket %d): %w", p, e.Bucket, err)

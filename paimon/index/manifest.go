@@ -5,15 +5,20 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
 // ReadManifest reads the index manifest named name of table t (all its entries).
+// A name that is no file of manifest/, and an entry naming an index file outside the table, are a
+// *table.PathError (spec.ErrCorrupt).
 func ReadManifest(ctx context.Context, t *table.Table, name string) ([]manifest.IndexManifestEntry, error) {
-	f, err := t.FS.Open(ctx, fileio.Join(t.Path, "manifest", name))
+	path, err := t.MetaFile(table.DirManifest, name, "a snapshot's index manifest name")
+	if err != nil {
+		return nil, err
+	}
+	f, err := t.FS.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("open index manifest %s: %w", name, err)
 	}
@@ -21,6 +26,11 @@ func ReadManifest(ctx context.Context, t *table.Table, name string) ([]manifest.
 	es, err := manifest.ReadIndexManifest(f)
 	if err != nil {
 		return nil, fmt.Errorf("index manifest %s: %w", name, err)
+	}
+	for _, e := range es {
+		if err := t.CheckIndexEntry(e, "index manifest "+name); err != nil {
+			return nil, err
+		}
 	}
 	return es, nil
 }

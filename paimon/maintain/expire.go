@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lakeload/lakeload/fileio"
@@ -164,6 +165,9 @@ func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest,
 			continue
 		}
 		skip, err := d.tagSkipper(ctx, tags, s.ID)
+		if unsafeName(err) {
+			return err
+		}
 		if err != nil {
 			continue // as Java: without the tag's file set, keep this snapshot's files
 		}
@@ -183,6 +187,9 @@ func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest,
 		return nil // snapshot end vanished meanwhile: keep the metadata (Java)
 	}
 	keep, err := d.skippingSet(ctx, append(skippingTags(tags, begin, end), last))
+	if unsafeName(err) {
+		return err
+	}
 	if err == nil {
 		for _, s := range excluding {
 			if err := d.cleanUnusedMetadata(ctx, s, keep); err != nil {
@@ -204,13 +211,32 @@ func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest,
 	return nil
 }
 
-// deleteFile deletes f (unless dryRun) and appends it to out. A missing file is not an error.
+// deleteFile deletes f (unless dryRun) and appends it to out. A missing file is not an error. Every
+// delete goes through the table's delete guard (table.Table.Delete): a path outside the table, or
+// below it through a symbolic link, is refused (in a dry run too, by the path's text) and stops the run.
 func deleteFile(ctx context.Context, t *table.Table, dryRun bool, f Deleted, out *[]Deleted) error {
-	if !dryRun {
-		if err := t.FS.Delete(ctx, f.Path); err != nil {
-			return fmt.Errorf("delete %s file %s: %w (run the command again to finish)", f.Kind, f.Path, err)
+	var err error
+	if dryRun {
+		if _, ok := fileio.Within(f.Path, t.Roots()...); !ok {
+			err = fmt.Errorf("%w: %s is not below %s", fileio.ErrOutside, f.Path, strings.Join(t.Roots(), " or "))
 		}
+	} else {
+		err = t.Delete(ctx, f.Path)
+	}
+	if errors.Is(err, fileio.ErrOutside) {
+		return fmt.Errorf("refusing to delete %s file %s: %w (the table's metadata or directories were altered; nothing outside the table is deleted)", f.Kind, f.Path, err)
+	}
+	if err != nil {
+		return fmt.Errorf("delete %s file %s: %w (run the command again to finish)", f.Kind, f.Path, err)
 	}
 	*out = append(*out, f)
 	return nil
+}
+
+// unsafeName reports whether err is a name in the table's metadata that names no file of the table
+// (table.PathError). Expire tolerates unreadable metadata of expiring snapshots, as Java does, but
+// never such a name: it stops, naming the metadata at fault.
+func unsafeName(err error) bool {
+	var pe *table.PathError
+	return errors.As(err, &pe)
 }

@@ -3,8 +3,8 @@ package maintain
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/commit"
@@ -44,6 +44,15 @@ func newDeletion(t *table.Table, dryRun bool, res *ExpireResult) *deletion {
 
 func (d *deletion) delete(ctx context.Context, path, kind string) error {
 	return deleteFile(ctx, d.t, d.dryRun, Deleted{Path: path, Kind: kind}, &d.res.Files)
+}
+
+// tolerate returns nil for an error reading metadata of an expiring snapshot (Java skips it: an
+// earlier run may have deleted the file), but err itself for a name that names no file of the table.
+func tolerate(err error) error {
+	if unsafeName(err) {
+		return err
+	}
+	return nil
 }
 
 // dataPath is the path of an entry's data file (its external path when set).
@@ -100,18 +109,18 @@ func snapshotEntries(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]m
 func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip func(manifest.ManifestEntry) bool) error {
 	metas, err := commit.ReadList(ctx, d.t, list)
 	if err != nil {
-		return nil
+		return tolerate(err)
 	}
 	toDelete := map[string]manifest.ManifestEntry{}
 	for _, m := range metas {
 		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
 		if err != nil {
-			return nil
+			return tolerate(err)
 		}
 		for _, e := range entries {
 			p, err := d.dataPath(e)
 			if err != nil {
-				return nil
+				return tolerate(err)
 			}
 			if e.Kind == manifest.Add {
 				delete(toDelete, p) // an upgraded file: deleted at one level, added at another
@@ -133,9 +142,12 @@ func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip f
 		if err := d.delete(ctx, p, KindData); err != nil {
 			return err
 		}
-		dir := p[:strings.LastIndex(p, "/")+1]
 		for _, x := range e.File.ExtraFiles {
-			if err := d.delete(ctx, dir+x, KindData); err != nil {
+			xp, err := d.t.ExtraFile(p, x, "an entry of delta manifest list "+list)
+			if err != nil {
+				return err
+			}
+			if err := d.delete(ctx, xp, KindData); err != nil {
 				return err
 			}
 		}
@@ -147,11 +159,14 @@ func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip f
 func (d *deletion) deleteAddedFiles(ctx context.Context, list string) error {
 	metas, err := commit.ReadList(ctx, d.t, list)
 	if err != nil {
-		return nil
+		return tolerate(err)
 	}
 	for _, m := range metas {
 		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
 		if err != nil {
+			if err := tolerate(err); err != nil {
+				return err
+			}
 			continue
 		}
 		for _, e := range entries {
@@ -160,6 +175,9 @@ func (d *deletion) deleteAddedFiles(ctx context.Context, list string) error {
 			}
 			p, err := d.dataPath(e)
 			if err != nil {
+				if err := tolerate(err); err != nil {
+					return err
+				}
 				continue
 			}
 			if err := d.delete(ctx, p, KindChangelog); err != nil {
@@ -224,9 +242,9 @@ func (d *deletion) cleanUnusedMetadata(ctx context.Context, s *spec.Snapshot, ke
 					continue
 				}
 				keep[e.FileName] = true
-				p := fileio.Join(d.t.Path, "index", e.FileName)
-				if e.ExternalPath != nil && *e.ExternalPath != "" {
-					p = *e.ExternalPath
+				p, err := index.FilePath(d.t, e)
+				if err != nil {
+					return err
 				}
 				if err := d.delete(ctx, p, KindIndex); err != nil {
 					return err
@@ -234,7 +252,11 @@ func (d *deletion) cleanUnusedMetadata(ctx context.Context, s *spec.Snapshot, ke
 			}
 			if !keep[*s.IndexManifest] {
 				keep[*s.IndexManifest] = true
-				if err := d.delete(ctx, fileio.Join(d.t.Path, "manifest", *s.IndexManifest), KindIndexManifest); err != nil {
+				p, err := d.t.MetaFile(table.DirManifest, *s.IndexManifest, fmt.Sprintf("snapshot %d (indexManifest)", s.ID))
+				if err != nil {
+					return err
+				}
+				if err := d.delete(ctx, p, KindIndexManifest); err != nil {
 					return err
 				}
 			}
@@ -242,7 +264,11 @@ func (d *deletion) cleanUnusedMetadata(ctx context.Context, s *spec.Snapshot, ke
 	}
 	if s.Statistics != nil && *s.Statistics != "" && !keep[*s.Statistics] {
 		keep[*s.Statistics] = true
-		if err := d.delete(ctx, fileio.Join(d.t.Path, "statistics", *s.Statistics), KindStatistics); err != nil {
+		p, err := d.t.MetaFile(table.DirStatistics, *s.Statistics, fmt.Sprintf("snapshot %d (statistics)", s.ID))
+		if err != nil {
+			return err
+		}
+		if err := d.delete(ctx, p, KindStatistics); err != nil {
 			return err
 		}
 	}
@@ -251,19 +277,30 @@ func (d *deletion) cleanUnusedMetadata(ctx context.Context, s *spec.Snapshot, ke
 
 // cleanUnusedManifestList deletes the manifests of list that keep does not name, then the list.
 func (d *deletion) cleanUnusedManifestList(ctx context.Context, list string, keep map[string]bool) error {
-	metas, _ := commit.ReadList(ctx, d.t, list) // tolerant: an earlier run may have deleted it
+	metas, err := commit.ReadList(ctx, d.t, list) // tolerant: an earlier run may have deleted it
+	if err := tolerate(err); err != nil {
+		return err
+	}
 	for _, m := range metas {
 		if keep[m.FileName] {
 			continue
 		}
 		keep[m.FileName] = true
-		if err := d.delete(ctx, fileio.Join(d.t.Path, "manifest", m.FileName), KindManifest); err != nil {
+		p, err := d.t.MetaFile(table.DirManifest, m.FileName, "manifest list "+list)
+		if err != nil {
+			return err
+		}
+		if err := d.delete(ctx, p, KindManifest); err != nil {
 			return err
 		}
 	}
 	if !keep[list] {
 		keep[list] = true
-		return d.delete(ctx, fileio.Join(d.t.Path, "manifest", list), KindManifestList)
+		p, err := d.t.MetaFile(table.DirManifest, list, "an expired snapshot's manifest list name")
+		if err != nil {
+			return err
+		}
+		return d.delete(ctx, p, KindManifestList)
 	}
 	return nil
 }

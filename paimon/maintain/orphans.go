@@ -17,6 +17,9 @@ type OrphanResult struct {
 	Files  []Deleted // orphan files deleted (or that would be, in a dry run), by path
 	Bytes  int64     // their total size
 	DryRun bool
+	// Skipped are the entries of the directories cleaned that are symbolic links or special files:
+	// never followed, never deleted.
+	Skipped []string
 }
 
 // CleanOrphans deletes the files of t that nothing references and that were last modified before
@@ -28,7 +31,8 @@ type OrphanResult struct {
 // an error unless the snapshot itself was expired meanwhile. With dryRun nothing is deleted.
 func CleanOrphans(ctx context.Context, t *table.Table, olderThan time.Time, dryRun bool, protected map[string]bool) (OrphanResult, error) {
 	res := OrphanResult{DryRun: dryRun}
-	candidates, err := orphanCandidates(ctx, t, olderThan)
+	candidates, skipped, err := orphanCandidates(ctx, t, olderThan)
+	res.Skipped = skipped
 	if err != nil {
 		return res, err
 	}
@@ -44,10 +48,8 @@ func CleanOrphans(ctx context.Context, t *table.Table, olderThan time.Time, dryR
 		if c.Kind == KindOrphan && (used[name] || protected[name]) {
 			continue
 		}
-		if !dryRun {
-			if err := t.FS.Delete(ctx, c.Path); err != nil {
-				return res, fmt.Errorf("delete orphan file %s: %w", c.Path, err)
-			}
+		if err := deleteFile(ctx, t, dryRun, Deleted{Path: c.Path, Kind: KindOrphan}, &[]Deleted{}); err != nil {
+			return res, err
 		}
 		c.Kind = KindOrphan
 		res.Files = append(res.Files, c)
@@ -59,14 +61,42 @@ func CleanOrphans(ctx context.Context, t *table.Table, olderThan time.Time, dryR
 // leftover marks candidates of snapshot/ and changelog/: not metadata any snapshot can name.
 const leftover = "leftover"
 
-// orphanCandidates lists the files that may be orphans, sorted by path: files of the metadata and
-// data directories (Kind KindOrphan), and leftovers in snapshot/ and changelog/ (Kind leftover).
-func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) ([]Deleted, error) {
-	var out []Deleted
-	add := func(dir, kind string, keep func(name string) bool) error {
+// orphanCandidates lists the files that may be orphans, sorted by path: regular files of the
+// metadata and data directories (Kind KindOrphan), and leftovers in snapshot/ and changelog/ (Kind
+// leftover). Symbolic links and special files are never candidates, and a directory that is a link
+// is not followed: they are returned as skipped, sorted.
+func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) (out []Deleted, skipped []string, err error) {
+	// list is the one filter: what it returns is a regular file or a real directory.
+	list := func(dir string) ([]fileio.FileInfo, error) {
 		infos, err := t.FS.List(ctx, dir)
 		if err != nil {
-			return fmt.Errorf("list %s: %w", dir, err)
+			return nil, fmt.Errorf("list %s: %w", dir, err)
+		}
+		kept := infos[:0]
+		for _, fi := range infos {
+			if fi.Regular() || fi.RealDir() {
+				kept = append(kept, fi)
+			} else {
+				skipped = append(skipped, fi.Path)
+			}
+		}
+		return kept, nil
+	}
+	top, err := list(t.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	realDir := map[string]bool{}
+	for _, fi := range top {
+		realDir[fi.Name] = fi.IsDir
+	}
+	add := func(name, kind string, keep func(name string) bool) error {
+		if !realDir[name] {
+			return nil // missing, or not a real directory (skipped above)
+		}
+		infos, err := list(fileio.Join(t.Path, name))
+		if err != nil {
+			return err
 		}
 		for _, fi := range infos {
 			if !fi.IsDir && fi.ModTime.Before(olderThan) && !keep(fi.Name) {
@@ -77,37 +107,42 @@ func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) 
 	}
 	none := func(string) bool { return false }
 	for _, d := range []string{"manifest", "index", "statistics"} {
-		if err := add(fileio.Join(t.Path, d), KindOrphan, none); err != nil {
-			return nil, err
+		if err := add(d, KindOrphan, none); err != nil {
+			return nil, nil, err
 		}
 	}
-	dirs, err := bucketDirs(ctx, t, t.Path, len(t.Schema.PartitionKeys))
+	dirs, err := bucketDirs(top, list, len(t.Schema.PartitionKeys))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, d := range dirs {
-		if err := add(d, KindOrphan, none); err != nil {
-			return nil, err
+		infos, err := list(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, fi := range infos {
+			if !fi.IsDir && fi.ModTime.Before(olderThan) {
+				out = append(out, Deleted{Path: fi.Path, Kind: KindOrphan, Size: fi.Size})
+			}
 		}
 	}
 	hint := func(n string) bool { return n == "EARLIEST" || n == "LATEST" }
-	if err := add(fileio.Join(t.Path, "snapshot"), leftover, func(n string) bool { return strings.HasPrefix(n, "snapshot-") || hint(n) }); err != nil {
-		return nil, err
+	if err := add("snapshot", leftover, func(n string) bool { return strings.HasPrefix(n, "snapshot-") || hint(n) }); err != nil {
+		return nil, nil, err
 	}
-	if err := add(fileio.Join(t.Path, "changelog"), leftover, func(n string) bool { return strings.HasPrefix(n, "changelog-") || hint(n) }); err != nil {
-		return nil, err
+	if err := add("changelog", leftover, func(n string) bool { return strings.HasPrefix(n, "changelog-") || hint(n) }); err != nil {
+		return nil, nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	sort.Strings(skipped)
+	return out, skipped, nil
 }
 
-// bucketDirs returns the bucket directories below dir: level partition levels of "k=v" directories,
-// then "bucket-*" directories (Java OrphanFilesClean.listFileDirs).
-func bucketDirs(ctx context.Context, t *table.Table, dir string, level int) ([]string, error) {
-	infos, err := t.FS.List(ctx, dir)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", dir, err)
-	}
+// bucketDirs returns the bucket directories below the entries of a directory: level partition
+// levels of "k=v" directories, then "bucket-*" directories (Java OrphanFilesClean.listFileDirs).
+// infos and list come from orphanCandidates' list, which drops links and special files, so only
+// real directories are entered.
+func bucketDirs(infos []fileio.FileInfo, list func(string) ([]fileio.FileInfo, error), level int) ([]string, error) {
 	var out []string
 	for _, fi := range infos {
 		switch {
@@ -115,7 +150,11 @@ func bucketDirs(ctx context.Context, t *table.Table, dir string, level int) ([]s
 		case level == 0 && strings.HasPrefix(fi.Name, "bucket-"):
 			out = append(out, fi.Path)
 		case level > 0 && strings.Contains(fi.Name, "="):
-			sub, err := bucketDirs(ctx, t, fi.Path, level-1)
+			children, err := list(fi.Path)
+			if err != nil {
+				return nil, err
+			}
+			sub, err := bucketDirs(children, list, level-1)
 			if err != nil {
 				return nil, err
 			}

@@ -122,6 +122,9 @@ func changelogSnapshots(ctx context.Context, t *table.Table) ([]*spec.Snapshot, 
 		}
 		s := &spec.Snapshot{ID: j.ID, BaseManifestList: str(j.Base), DeltaManifestList: str(j.Delta),
 			ChangelogManifestList: j.Changelog, IndexManifest: j.Index, Statistics: j.Statistics}
+		if err := table.CheckSnapshotNames(s, "changelog file "+fi.Path); err != nil {
+			return nil, err
+		}
 		out = append(out, s)
 	}
 	return out, nil

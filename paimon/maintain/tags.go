@@ -32,6 +32,9 @@ func taggedSnapshots(ctx context.Context, t *table.Table) ([]*spec.Snapshot, err
 			return nil, fmt.Errorf("read tag %s: %w", fi.Path, err)
 		}
 		s, err := spec.ParseSnapshot(b)
+		if err == nil {
+			err = table.CheckSnapshotNames(s, "tag file "+fi.Path)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("tag file %s: %w", fi.Path, err)
 		}

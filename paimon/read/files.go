@@ -114,7 +114,11 @@ func (fr *fileReader) read(ctx context.Context, s Split, f manifest.DataFileMeta
 }
 
 func (fr *fileReader) readDV(ctx context.Context, d DeletionFile) (dv.DeletionVector, error) {
-	f, err := fr.t.FS.Open(ctx, fileio.Join(fr.paths.IndexDir(), d.IndexFile))
+	path, err := fr.t.IndexFile(d.IndexFile, nil, "the deletion vector of data file "+d.Meta.DataFileName)
+	if err != nil {
+		return nil, err
+	}
+	f, err := fr.t.FS.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}

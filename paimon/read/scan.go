@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
@@ -163,7 +162,11 @@ func deletionFiles(ctx context.Context, t *table.Table, s *spec.Snapshot) (map[d
 	if s.IndexManifest == nil || *s.IndexManifest == "" {
 		return out, nil
 	}
-	f, err := t.FS.Open(ctx, fileio.Join(t.Path, "manifest", *s.IndexManifest))
+	path, err := t.MetaFile(table.DirManifest, *s.IndexManifest, fmt.Sprintf("snapshot %d (indexManifest)", s.ID))
+	if err != nil {
+		return nil, err
+	}
+	f, err := t.FS.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("open index manifest %s: %w", *s.IndexManifest, err)
 	}
@@ -173,6 +176,9 @@ func deletionFiles(ctx context.Context, t *table.Table, s *spec.Snapshot) (map[d
 		return nil, fmt.Errorf("index manifest %s: %w", *s.IndexManifest, err)
 	}
 	for _, e := range entries {
+		if err := t.CheckIndexEntry(e, "index manifest "+*s.IndexManifest); err != nil {
+			return nil, err
+		}
 		if e.Kind != manifest.Add || e.IndexType != "DELETION_VECTORS" {
 			continue
 		}

@@ -19,6 +19,7 @@ type Paths struct {
 	t       *Table
 	uuid    string
 	counter atomic.Int64
+	roots   []string // t.ExternalRoots()
 
 	mu       sync.Mutex
 	partDirs map[string]string // serialized partition bytes → "k=v/" path
@@ -26,7 +27,7 @@ type Paths struct {
 
 // NewPaths returns a path factory with a fresh UUID for file names.
 func (t *Table) NewPaths() *Paths {
-	return &Paths{t: t, uuid: uuid.NewString(), partDirs: map[string]string{}}
+	return &Paths{t: t, uuid: uuid.NewString(), roots: t.ExternalRoots(), partDirs: map[string]string{}}
 }
 
 func (p *Paths) next() string { return strconv.FormatInt(p.counter.Add(1)-1, 10) }
@@ -99,14 +100,14 @@ func (p *Paths) BucketDir(partition []byte, bucket int32) (string, error) {
 	return fileio.Join(p.t.Path, dir+name), nil
 }
 
-// DataFile returns the full path of a data file (its external path when set).
+// DataFile returns the full path of a data file (its external path when set), resolved by the
+// table's one check of metadata names (resolve): a name that is not a single path element, or an
+// external path outside data-file.external-paths, is a *PathError (spec.ErrCorrupt).
 func (p *Paths) DataFile(partition []byte, bucket int32, fileName string, externalPath *string) (string, error) {
-	if externalPath != nil && *externalPath != "" {
-		return *externalPath, nil
-	}
 	dir, err := p.BucketDir(partition, bucket)
 	if err != nil {
 		return "", err
 	}
-	return fileio.Join(dir, fileName), nil
+	return resolve(dir, fileName, externalPath, p.roots,
+		"a manifest entry (bucket "+strconv.Itoa(int(bucket))+")")
 }

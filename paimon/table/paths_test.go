@@ -96,9 +96,12 @@ func TestPartitionAndBucketDirs(t *testing.T) {
 			t.Errorf("DataFile = %s, %v", f, err)
 		}
 	}
+	// An external path is refused unless data-file.external-paths allows it (TestResolveMetadataNames).
 	ext := "s3://bucket/elsewhere/data-1.parquet"
-	if f, err := p.DataFile(nil, 0, "data-1.parquet", &ext); err != nil || f != ext {
-		t.Errorf("external path: %s, %v", f, err)
+	var pe *table.PathError
+	part, _ := binrow.Serialize(types, cases[0].values)
+	if f, err := p.DataFile(part, 0, "data-1.parquet", &ext); !errors.As(err, &pe) || f != "" {
+		t.Errorf("external path without data-file.external-paths: %s, %v", f, err)
 	}
 	if _, err := p.PartitionDir([]byte{1, 2, 3}); !errors.Is(err, spec.ErrCorrupt) {
 		t.Errorf("bad partition bytes: %v, want ErrCorrupt", err)

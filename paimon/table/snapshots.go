@@ -51,6 +51,9 @@ func (m *Snapshots) Get(ctx context.Context, id int64) (*spec.Snapshot, error) {
 	if s.ID != id {
 		return nil, fmt.Errorf("snapshot file %s holds id %d: %w", m.Path(id), s.ID, spec.ErrCorrupt)
 	}
+	if err := CheckSnapshotNames(s, fmt.Sprintf("snapshot %d", id)); err != nil {
+		return nil, fmt.Errorf("snapshot file %s: %w", m.Path(id), err)
+	}
 	return s, nil
 }
 
@@ -182,7 +185,7 @@ func (m *Snapshots) Commit(ctx context.Context, s *spec.Snapshot) error {
 	if reused, err := m.baseGone(ctx, s.ID); err != nil {
 		return fmt.Errorf("create snapshot %d (created; checking its base failed, outcome unknown): %w", s.ID, err)
 	} else if reused {
-		if err := m.fs.Delete(ctx, m.Path(s.ID)); err != nil {
+		if err := fileio.DeleteWithin(ctx, m.fs, m.Path(s.ID), m.dir); err != nil {
 			return fmt.Errorf("snapshot %d reused an expired id and could not be deleted again (delete %s by hand): %w", s.ID, m.Path(s.ID), err)
 		}
 		return fmt.Errorf("snapshot %d: the id had expired while the commit was paused (its base snapshot %d is gone); undone: %w",

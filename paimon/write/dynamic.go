@@ -120,7 +120,11 @@ func (d *dynamicBuckets) attach(ctx context.Context, msgs []table.CommitMessage,
 func (d *dynamicBuckets) abort(ctx context.Context) error {
 	var errs []error
 	for _, e := range d.asg.Written() {
-		if err := d.t.FS.Delete(ctx, index.FilePath(d.t, e)); err != nil {
+		p, err := index.FilePath(d.t, e)
+		if err == nil {
+			err = d.t.Delete(ctx, p)
+		}
+		if err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -132,7 +132,7 @@ func (r *RunWriter) Abort(ctx context.Context) error {
 	}
 	var errs []error
 	for _, p := range r.w.written {
-		if err := r.w.t.FS.Delete(ctx, p); err != nil && !errors.Is(err, fileio.ErrNotExist) {
+		if err := r.w.t.Delete(ctx, p); err != nil && !errors.Is(err, fileio.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}

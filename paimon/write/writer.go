@@ -470,7 +470,7 @@ func (w *Writer) PrepareWith(ctx context.Context, run Runner) ([]table.CommitMes
 func (w *Writer) Abort(ctx context.Context) error {
 	var errs []error
 	for _, p := range w.written {
-		if err := w.t.FS.Delete(ctx, p); err != nil {
+		if err := w.t.Delete(ctx, p); err != nil {
 			errs = append(errs, err)
 		}
 	}
