@@ -149,6 +149,7 @@ public final class Main {
                     case "read": lines = Tables.read(readRequest(req)); key = "rows"; break;
                     case "snapshots": lines = Tables.snapshots((String) req.get("table")); key = "snapshots"; break;
                     case "ping": lines = List.of(); key = "rows"; break;
+                    case "optionKeys": lines = OptionKeys.keys(); key = "rows"; break;
                     case "write":
                     case "compact": {
                         for (String k : List.of("commitUser", "commitIdentifier", "overwrite", "properties")) {
