@@ -57,7 +57,7 @@ func exitCode(ctx context.Context, err error) int {
 		errors.Is(err, catalog.ErrDatabaseNotExist), errors.Is(err, catalog.ErrBadName),
 		errors.Is(err, write.ErrUnsupportedTable), errors.Is(err, compact.ErrUnsupported), errors.Is(err, errTableHasJobs),
 		errors.Is(err, parquet.ErrUnrepresentable), // e.g. a Java INT96 timestamp beyond int64 nanoseconds
-		errors.Is(err, datafile.ErrUnsupported): // a data file format or ORC/Avro feature lakeload cannot read
+		errors.Is(err, datafile.ErrUnsupported):    // a data file format or ORC/Avro feature lakeload cannot read
 		return exitTable
 	case errors.Is(err, commit.ErrConflict):
 		return exitConflict

@@ -6,7 +6,8 @@
 // string, BINARY/VARBINARY bytes, DATE int (date), TIME int (time-millis), TIMESTAMP(p) long
 // (timestamp-millis p <= 3, timestamp-micros p <= 6; Java writes no p > 6), TIMESTAMP_LTZ long
 // (local-timestamp-millis/-micros), ARRAY array, MAP map (STRING keys) or array of {key, value}
-// records, MULTISET likewise with int counts, ROW record.
+// records, MULTISET likewise with int counts, ROW record. Entries of an Avro map (STRING keys) come
+// sorted by key: the decoder does not keep their file order.
 //
 // Invariants: decoding goes through the hardened Avro decoder of paimon/spec/manifest
 // (ReadAvroRecords): framing checked before use, every value bounded (16 MiB per string or bytes
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"sort"
 	"time"
 
 	"github.com/lakeload/lakeload/paimon/format/datafile"
@@ -200,9 +202,10 @@ func datum(v any, t spec.DataType) (any, error) {
 		return out, nil
 	case spec.Map:
 		switch m := v.(type) {
-		case map[string]any:
+		case map[string]any: // the decoder's map has no order: entries come sorted by key
 			out := make([]spec.MapEntry, 0, len(m))
-			for k, e := range m {
+			for _, k := range sortedKeys(m) {
+				e := m[k]
 				key, err := datum(k, *t.Elem)
 				if err != nil {
 					return nil, err
@@ -252,8 +255,8 @@ func datum(v any, t spec.DataType) (any, error) {
 
 func multisetFromMap(m map[string]any, t spec.DataType) (any, error) {
 	pairs := make([]any, 0, len(m))
-	for k, n := range m {
-		pairs = append(pairs, map[string]any{"key": k, "value": n})
+	for _, k := range sortedKeys(m) {
+		pairs = append(pairs, map[string]any{"key": k, "value": m[k]})
 	}
 	return multisetFromPairs(pairs, t)
 }
@@ -278,6 +281,15 @@ func multisetFromPairs(l []any, t spec.DataType) (any, error) {
 		}
 	}
 	return out, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func floorDiv(a, b int64) int64 {

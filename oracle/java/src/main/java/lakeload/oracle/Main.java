@@ -150,6 +150,7 @@ public final class Main {
                     case "snapshots": lines = Tables.snapshots((String) req.get("table")); key = "snapshots"; break;
                     case "ping": lines = List.of(); key = "rows"; break;
                     case "optionKeys": lines = OptionKeys.keys(); key = "rows"; break;
+                    case "addColumn": b.append("\"schema\":").append(Alter.addColumn(req)); lines = null; key = null; break;
                     case "write":
                     case "compact": {
                         for (String k : List.of("commitUser", "commitIdentifier", "overwrite", "properties")) {
