@@ -15,6 +15,14 @@ Tables:
                 commits (merge-on-read over INT96 keys and values), a Java full compaction, one more
                 upsert.
 
+  orc_append, avro_append  append tables, partitioned by p, every column type Java writes in that
+                format (avro: no TIMESTAMP(7..9)), nulls, nested ARRAY/MAP/ROW, a MAP with INT keys;
+                a commit, an added column (Java SchemaManager: schema 1), a commit with it.
+  orc_pk, avro_pk  primary key (id), 2 buckets: inserts, upserts and a delete in two commits
+                (merge-on-read across files), a Java full compaction, one more upsert; orc_pk with
+                'file.compression'='zlib'.
+  orc_snappy, orc_none, orc_lz4  one commit each with that ORC codec (orc_append: zstd, the default).
+
 Env: LAKELOAD_JAVA_ORACLE as for gen_golden.py.
 """
 
@@ -112,6 +120,100 @@ def pk_row(i, k, v, s, kind=None):
     return r
 
 
+FORMAT_COLS = [
+    ("id", "INT"), ("b", "BOOLEAN"), ("ti", "TINYINT"), ("si", "SMALLINT"), ("bi", "BIGINT"),
+    ("f", "FLOAT"), ("d", "DOUBLE"), ("dec5", "DECIMAL(5, 2)"), ("dec18", "DECIMAL(18, 4)"),
+    ("dec38", "DECIMAL(38, 10)"), ("s", "STRING"), ("vc", "VARCHAR(10)"), ("ch", "CHAR(3)"),
+    ("by", "BYTES"), ("bin", "BINARY(2)"), ("dt", "DATE"), ("tm", "TIME"),
+    ("ts0", "TIMESTAMP(0)"), ("ts3", "TIMESTAMP(3)"), ("ts6", "TIMESTAMP(6)"), ("ts9", "TIMESTAMP(9)"),
+    ("ltz3", "TIMESTAMP(3) WITH LOCAL TIME ZONE"), ("ltz6", "TIMESTAMP(6) WITH LOCAL TIME ZONE"),
+    ("ltz9", "TIMESTAMP(9) WITH LOCAL TIME ZONE"),
+    ("arr", "ARRAY<INT>"), ("m", "MAP<STRING, BIGINT>"), ("mi", "MAP<INT, STRING>"),
+    ("r", "ROW<x INT, y STRING, z ARRAY<DOUBLE>>"), ("p", "STRING"),
+]
+
+
+def format_row(i, avro):
+    ts = INSTANTS[i % len(INSTANTS)]
+    r = {
+        "id": i, "b": i % 2 == 0, "ti": (i * 37) % 256 - 128, "si": (i * 3001) % 65536 - 32768,
+        "bi": (i * 1000000007) * (-1) ** i, "f": i / 4.0 - 1, "d": -i / 8.0 + 0.1,
+        "dec5": "%d.%02d" % ((-1) ** i * (i * 7 % 999), i % 100),
+        "dec18": "%d.%04d" % ((-1) ** i * (i * 12345678901 % 10 ** 14), i % 10000),
+        "dec38": "%d.%010d" % ((-1) ** i * (i * 1234567890123456789012345 % 10 ** 28), i * 7 % 10 ** 10),
+        "s": "s%d-é" % i, "vc": "v%d" % i, "ch": "c%d" % (i % 10), "by": "%02x00ff" % (i % 256),
+        "bin": "%02x%02x" % (i % 256, (i * 3) % 256), "dt": ["1969-12-31", "1970-01-01", "1899-12-31", "2024-02-29", "9999-12-31"][i % 5],
+        "tm": "%02d:%02d:%02d.%03d" % (i % 24, i % 60, (i * 7) % 60, i % 1000),
+        "arr": [i, None, -i], "m": [["k%d" % i, i], ["n", None]], "mi": [[i, "a"], [-i - 1, None]],
+        "r": {"x": i, "y": "y%d" % i, "z": [i / 2.0, None]}, "p": "p%d" % (i % 2),
+    }
+    for p in (0, 3, 6, 9):
+        r["ts%d" % p] = trunc(ts, p)
+    for p in (3, 6, 9):
+        r["ltz%d" % p] = trunc(ts, p)
+    if avro:
+        for c in ("ts9", "ltz9"):
+            del r[c]
+    return r
+
+
+def null_row(i, avro):
+    r = {c: None for c, _ in FORMAT_COLS if not (avro and c in ("ts9", "ltz9"))}
+    r.update({"id": i, "p": "p%d" % (i % 2)})
+    return r
+
+
+def format_spec(fmt, extra=None):
+    avro = fmt == "avro"
+    cols = [{"name": c, "type": t} for c, t in FORMAT_COLS if not (avro and c in ("ts9", "ltz9"))]
+    opts = {"file.format": fmt}
+    opts.update(extra or {})
+    return {"columns": cols, "partitionKeys": ["p"], "options": opts}
+
+
+PK_FMT_COLS = [("id", "INT NOT NULL"), ("v", "STRING"), ("n", "BIGINT"), ("dec", "DECIMAL(20, 3)"), ("ts", "TIMESTAMP(6)")]
+
+
+def pk_fmt_row(i, v, kind=None):
+    r = {"id": i, "v": v, "n": None if v is None else i * 10, "dec": None if v is None else "%d.%03d" % (i, i),
+         "ts": None if v is None else trunc(INSTANTS[i % len(INSTANTS)], 6)}
+    if kind:
+        r["_kind"] = kind
+    return r
+
+
+def write_format_tables(call):
+    for fmt in ("orc", "avro"):
+        avro = fmt == "avro"
+        path = os.path.join(OUT, "%s_append.db" % fmt, "%s_append" % fmt)
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        call({"cmd": "write", "table": path, "spec": format_spec(fmt),
+              "rows": [format_row(i, avro) for i in range(1, 7)] + [null_row(7, avro)]})
+        call({"cmd": "addColumn", "table": path, "name": "extra", "type": "STRING"})
+        rows = [format_row(i, avro) for i in range(8, 12)] + [null_row(12, avro)]
+        for r in rows:
+            r["extra"] = None if r["id"] == 12 else "e%d" % r["id"]
+        call({"cmd": "write", "table": path, "rows": rows})
+
+        path = os.path.join(OUT, "%s_pk.db" % fmt, "%s_pk" % fmt)
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        opts = {"file.format": fmt, "bucket": "2"}
+        if fmt == "orc":
+            opts["file.compression"] = "zlib"
+        spec = {"columns": [{"name": c, "type": t} for c, t in PK_FMT_COLS], "primaryKeys": ["id"], "options": opts}
+        call({"cmd": "write", "table": path, "spec": spec, "rows": [pk_fmt_row(i, "a%d" % i) for i in range(10)]})
+        call({"cmd": "write", "table": path,
+              "rows": [pk_fmt_row(i, "b%d" % i) for i in range(0, 10, 3)] + [pk_fmt_row(1, None, "-D"), pk_fmt_row(20, "new")]})
+        call({"cmd": "compact", "table": path})
+        call({"cmd": "write", "table": path, "rows": [pk_fmt_row(3, "c3"), pk_fmt_row(21, "c21")]})
+
+    for codec in ("snappy", "none", "lz4"):
+        path = os.path.join(OUT, "orc_%s.db" % codec, "orc_%s" % codec)
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        call({"cmd": "write", "table": path, "spec": format_spec("orc", {"file.compression": codec}),
+              "rows": [format_row(i, False) for i in range(1, 5)] + [null_row(5, False)]})
+
+
 def main():
     java = Java()
 
@@ -138,8 +240,9 @@ def main():
     call({"cmd": "compact", "table": path})
     call({"cmd": "write", "table": path,
           "rows": [pk_row(3, keys[3], keys[0], "c3"), pk_row(21, keys[2], keys[2], "c21")]})
+    write_format_tables(call)
     java.close()
-    print("java fixtures: int96_append, int96_pk")
+    print("java fixtures: int96_append, int96_pk, orc_append, orc_pk, avro_append, avro_pk, orc_snappy, orc_none, orc_lz4")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import (
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/compact"
+	"github.com/lakeload/lakeload/paimon/format/datafile"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/write"
 )
@@ -57,7 +58,8 @@ func exitCode(ctx context.Context, err error) int {
 	case errors.Is(err, catalog.ErrTableNotExist), errors.Is(err, catalog.ErrTableExist),
 		errors.Is(err, catalog.ErrDatabaseNotExist), errors.Is(err, catalog.ErrBadName),
 		errors.Is(err, write.ErrUnsupportedTable), errors.Is(err, compact.ErrUnsupported), errors.Is(err, errTableHasJobs),
-		errors.Is(err, parquet.ErrUnrepresentable): // e.g. a Java INT96 timestamp beyond int64 nanoseconds
+		errors.Is(err, parquet.ErrUnrepresentable), // e.g. a Java INT96 timestamp beyond int64 nanoseconds
+		errors.Is(err, datafile.ErrUnsupported):    // a data file format or ORC/Avro feature lakeload cannot read
 		return exitTable
 	case errors.Is(err, commit.ErrConflict):
 		return exitConflict

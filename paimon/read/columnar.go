@@ -84,7 +84,7 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 	for i, fd := range fields {
 		names[i] = fd.Name
 	}
-	af, err := openArrowFile(ctx, fr.t.FS, path, f.FileSize, names, int64(batchSize))
+	af, err := openArrowFile(ctx, fr.t.FS, path, f.FileSize, names, r.schema, int64(batchSize))
 	if err != nil {
 		return err
 	}

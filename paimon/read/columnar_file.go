@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/format/datafile"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
@@ -26,6 +27,7 @@ type arrowFile struct {
 	path   string
 	f      fileio.File
 	rr     pqarrow.RecordReader // nil: no rows or no columns
+	it     batchIter            // ORC and Avro files (rr is nil then)
 	schema *arrow.Schema        // requested columns, requested order
 	order  []int                // requested column k is rr's column order[k]
 	cur    arrow.RecordBatch
@@ -34,10 +36,28 @@ type arrowFile struct {
 
 // openArrowFile opens data file path (size bytes; <= 0: ask the file) for reading columns in
 // batches of at most rows rows.
-func openArrowFile(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, rows int64) (af *arrowFile, err error) {
+// The columns' types come from schema, the one the file was written with. Files other than
+// Parquet (by extension) are decoded by their format's reader.
+func openArrowFile(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, schema *spec.TableSchema, rows int64) (af *arrowFile, err error) {
 	f, err := fs.Open(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("open data file %s: %w", path, err)
+	}
+	if format := datafile.FormatOf(path); format != datafile.Parquet {
+		if size <= 0 {
+			size = f.Size()
+		}
+		cols, err := typedColumns(schema, columns)
+		var it batchIter
+		if err == nil {
+			it, err = openNonParquet(ctx, f, path, format, size, cols, rows)
+		}
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("data file %s: %w", path, err)
+		}
+		sc := it.(*pathErrIter).Schema()
+		return &arrowFile{path: path, f: f, it: it, schema: sc}, nil
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -118,6 +138,17 @@ func (af *arrowFile) Next() (ok bool) {
 		af.cur.Release()
 		af.cur = nil
 	}
+	if af.it != nil {
+		if af.err == nil && af.it.Next() {
+			af.cur = af.it.RecordBatch()
+			af.cur.Retain()
+			return true
+		}
+		if af.err == nil {
+			af.err = af.it.Err()
+		}
+		return false
+	}
 	if af.rr == nil || af.err != nil {
 		return false
 	}
@@ -163,6 +194,10 @@ func (af *arrowFile) Close() {
 	if af.rr != nil {
 		af.rr.Release()
 		af.rr = nil
+	}
+	if af.it != nil {
+		af.it.Release()
+		af.it = nil
 	}
 	if af.f != nil {
 		af.f.Close()

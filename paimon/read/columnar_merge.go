@@ -309,7 +309,7 @@ func (c *colCursor) open(f manifest.DataFileMeta) error {
 	for _, fd := range c.r.schema.Fields {
 		names = append(names, fd.Name)
 	}
-	af, err := openArrowFile(c.ctx, c.r.t.FS, path, f.FileSize, names, int64(c.batchSize))
+	af, err := openArrowFile(c.ctx, c.r.t.FS, path, f.FileSize, names, c.r.schema, int64(c.batchSize))
 	if err != nil {
 		return err
 	}

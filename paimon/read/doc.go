@@ -8,8 +8,11 @@
 //   - Overlapping files of a bucket are merged by key with the table's merge function; a section made
 //     of one file without retract rows is read as is.
 //   - Deletion vectors remove rows by position before anything else sees them.
-//   - Data files are decoded only through paimon/format/parquet (Reader, GetRecordReader), which
-//     reads INT96 timestamps as Java writes them, on the row path, the columnar path and in merges.
+//   - A data file's format is its name's extension, as in Java (datafile.FormatOf). Parquet files
+//     are decoded only through paimon/format/parquet (Reader, GetRecordReader), which reads INT96
+//     timestamps as Java writes them; ORC and Avro files through paimon/format/orc and
+//     paimon/format/avro, whose batches have the same Arrow types; any other format is
+//     datafile.ErrUnsupported. This holds on the row path, the columnar path and in merges.
 //   - The row path streams: a file is decoded one Parquet record batch (8192 rows) at a time, and a
 //     merge holds at most one batch per sorted run of its section, never a whole file.
 //   - Records decodes a file that needs no merge (read as is by the rules above, written with the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/format/datafile"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -13,7 +14,7 @@ import (
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 )
 
-// fileBatches is a pull reader of one data file: each next converts one Parquet record batch (at
+// fileBatches is a pull reader of one data file: each next converts one record batch (at
 // most fileReader.batch rows) into KeyValues, so a reader holds one batch, never the whole file.
 type fileBatches struct {
 	fr      *fileReader
@@ -22,7 +23,7 @@ type fileBatches struct {
 	deleted dv.DeletionVector
 	pk      bool
 	file    fileio.File
-	it      *parquet.RecordIterator
+	it      batchIter
 	cols    []int // batch column of each plan entry, -1 = read as null; nil until the first batch
 	seq     int   // batch columns of _SEQUENCE_NUMBER and _VALUE_KIND (primary-key tables)
 	kind    int
@@ -64,6 +65,17 @@ func (fr *fileReader) open(ctx context.Context, s Split, f manifest.DataFileMeta
 	size := f.FileSize
 	if size <= 0 {
 		size = b.file.Size()
+	}
+	if format := datafile.FormatOf(f.FileName); format != datafile.Parquet {
+		cols, err := typedColumns(fileSchema, names)
+		if err == nil {
+			b.it, err = openNonParquet(ctx, b.file, path, format, size, cols, batch)
+		}
+		if err != nil {
+			b.close()
+			return nil, fmt.Errorf("data file %s: %w", path, err)
+		}
+		return b, nil
 	}
 	rd, err := parquet.OpenReader(b.file, size)
 	if err != nil {

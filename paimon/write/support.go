@@ -11,8 +11,9 @@ import (
 // ErrUnsupportedTable is returned (wrapped) for tables lakeload cannot write yet.
 var ErrUnsupportedTable = fmt.Errorf("table not supported for writing")
 
-// CheckWritable refuses tables whose files lakeload cannot write correctly yet; the error names the
-// option at fault and what to do.
+// CheckWritable refuses tables whose files lakeload cannot write correctly yet, and tables setting
+// an option whose effect lakeload does not reproduce (table_options.go classifies every key of Java's
+// table options); the error names the option at fault and what to do.
 func CheckWritable(t *table.Table) error { return checkWritable(t, false) }
 
 // checkWritable is CheckWritable; hiddenLevel0OK accepts tables whose level-0 files Java's batch
@@ -52,6 +53,9 @@ func checkWritable(t *table.Table, hiddenLevel0OK bool) error {
 			return fail("partition column %s is %s: Java names its directory with %s.toString, whose output differs between JDK <= 18 and >= 19 (1e23 is 9.999999999999999E22 on JDK 17, 1.0E23 on JDK 19+), so Java and lakeload readers may look for the files in different directories; partition by a STRING, INT/BIGINT or DECIMAL column instead",
 				f.Name, f.Type, javaBoxName(f.Type.Root))
 		}
+	}
+	if err := checkOptions(o.Map()); err != nil {
+		return fail("%v", err)
 	}
 	if !t.HasPrimaryKey() {
 		return nil

@@ -80,6 +80,8 @@ func (st *stripe) values(t *Type, n int) ([]any, error) {
 		err = st.strings(t, out, dict)
 	case Timestamp, TimestampInstant:
 		err = st.timestamps(t, out)
+	case Decimal:
+		err = st.decimals(t, out)
 	case Struct:
 		err = st.structs(t, out)
 	case List, Map:

@@ -3,18 +3,19 @@
 //
 // It decodes the file tail (postscript, footer, stripe statistics) from the protobuf wire format
 // by hand, then every stripe: PRESENT streams; byte, boolean and integer run-length encodings
-// (RLE v1, and v2 with short repeat, direct, patched base and delta runs); DIRECT and DICTIONARY
-// string encodings (v1 and v2); codecs NONE, ZLIB, SNAPPY, LZ4 and ZSTD.
+// (RLE v1, and v2 with short repeat, direct, patched base and delta runs); DECIMAL (varint data
+// and scale streams); DIRECT and DICTIONARY string encodings (v1 and v2); codecs NONE, ZLIB,
+// SNAPPY, LZ4 and ZSTD. It also reads Paimon's ORC data files (paimon/format/orc).
 //
 // Rows come back as map[string]any keyed by struct field name, with these Go values: BOOLEAN
 // bool, TINYINT int8, SMALLINT int16, INT int32, BIGINT int64, DATE int32 (days since 1970),
 // FLOAT float32, DOUBLE float64, STRING/VARCHAR/CHAR string, BINARY []byte, TIMESTAMP time.Time
-// (the writer's wall clock, in UTC), TIMESTAMP_INSTANT time.Time (the instant, in UTC), STRUCT
-// map[string]any, LIST []any, MAP []KeyValue; null is nil.
+// (the writer's wall clock, in UTC), TIMESTAMP_INSTANT time.Time (the instant, in UTC), DECIMAL
+// DecimalValue, STRUCT map[string]any, LIST []any, MAP []KeyValue; null is nil.
 //
 // Invariants:
 //   - Decoding never panics: malformed input gives an error wrapping spec.ErrCorrupt, and
-//     well-formed input using a feature this reader lacks (LZO, UNION, DECIMAL, column
+//     well-formed input using a feature this reader lacks (LZO, UNION, column
 //     encryption, unknown writer time zone) gives one wrapping ErrUnsupported.
 //   - Every offset, length and count read from the file is checked before use. What one file
 //     may make the reader allocate is capped in proportion to its size: decompressed bytes

@@ -137,7 +137,7 @@ func TestSyntheticFileErrors(t *testing.T) {
 		{"type cycle", func(s *orcSpec) { s.types[11] = typ(List, []uint64{11}) }, spec.ErrCorrupt},
 		{"shared subtype", func(s *orcSpec) { s.types[11] = typ(List, []uint64{10}) }, spec.ErrCorrupt},
 		{"unknown time zone", func(s *orcSpec) { s.tz = "Mars/Olympus_Mons" }, ErrUnsupported},
-		{"decimal column", func(s *orcSpec) { s.types[16] = typ(Decimal, nil) }, ErrUnsupported},
+		{"union column", func(s *orcSpec) { s.types[16] = typ(Union, nil) }, ErrUnsupported},
 		{"LZO", func(s *orcSpec) { s.compression = LZO }, ErrUnsupported},
 	}
 	for _, c := range cases {

@@ -47,6 +47,8 @@ type Type struct {
 	Kind       Kind
 	Children   []*Type  // struct fields, list element, map key and value
 	FieldNames []string // struct field names, parallel to Children
+	// Precision and Scale of a DECIMAL column (0 when the footer leaves them out).
+	Precision, Scale int
 }
 
 // String renders the type as ORC does, e.g. "struct<_VERSION:int,_NAMES:array<string>>".

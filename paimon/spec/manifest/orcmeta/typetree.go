@@ -24,6 +24,16 @@ func (f *File) buildTypes(raw [][]byte) error {
 				if name, err = fl.bytes("type fieldNames"); err == nil {
 					t.FieldNames = append(t.FieldNames, string(name))
 				}
+			case 5, 6:
+				var v uint64
+				if v, err = fl.varint("type precision/scale"); err == nil && v > maxDecimalDigits {
+					err = corruptf("type %d: decimal precision/scale %d", id, v)
+				}
+				if fl.num == 5 {
+					t.Precision = int(v)
+				} else {
+					t.Scale = int(v)
+				}
 			}
 			return err
 		})

@@ -155,6 +155,8 @@ public final class Main {
                         lines = null;
                         key = null;
                         break;
+                    case "optionKeys": lines = OptionKeys.keys(); key = "rows"; break;
+                    case "addColumn": b.append("\"schema\":").append(Alter.addColumn(req)); lines = null; key = null; break;
                     case "write":
                     case "compact": {
                         for (String k : List.of("commitUser", "commitIdentifier", "overwrite", "properties")) {
