@@ -61,10 +61,10 @@ func checkWritable(t *table.Table, hiddenLevel0OK bool) error {
 		return nil
 	}
 	if o.DeletionVectorsEnabled() && !hiddenLevel0OK {
-		return fail("deletion-vectors.enabled=true: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; write to a table without deletion vectors (library callers that run compact.Table before relying on the rows may set write.Options.CompactsBeforePublish)")
+		return fail("deletion-vectors.enabled=true: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; use 'lakeload load', which compacts each window before publishing it, or a table without deletion vectors")
 	}
 	if me := o.MergeEngine(); me == "first-row" && !hiddenLevel0OK {
-		return fail("merge-engine=first-row: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; use deduplicate, partial-update or aggregation (library callers that run compact.Table before relying on the rows may set write.Options.CompactsBeforePublish)")
+		return fail("merge-engine=first-row: Java's batch reads skip the level-0 files lakeload writes, so rows would be invisible until a compaction; use 'lakeload load', which compacts each window before publishing it, or the merge engine deduplicate, partial-update or aggregation")
 	}
 	if cp := o.ChangelogProducer(); cp == "input" {
 		return fail("changelog-producer=input needs changelog files, which lakeload does not write yet; use 'none', 'lookup' or 'full-compaction'")

@@ -454,6 +454,25 @@ func patternMatch(p, key string) bool {
 
 // classify returns the rule of a table option key, nil when Java Paimon defines no such key
 // (connector options of Flink/Spark, user properties): Java's writer ignores those too.
+// ClassifyOption returns how lakeload treats table option key (ok = false: no rule covers it).
+func ClassifyOption(key string) (c OptionClass, ok bool) {
+	if r := classify(key); r != nil {
+		return r.class, true
+	}
+	return 0, false
+}
+
+// RuleKeys returns the exact option keys (not patterns) the classification has a rule for.
+func RuleKeys() []string {
+	var out []string
+	for _, r := range tableOptionRules {
+		if !strings.ContainsAny(r.key, "*#") {
+			out = append(out, r.key)
+		}
+	}
+	return out
+}
+
 func classify(key string) *optionRule {
 	if r, ok := ruleIndex[key]; ok {
 		return r

@@ -8,42 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lakeload/lakeload/internal/oracle"
 )
 
 var updateTableOptions = flag.Bool("update-table-options", false, "rewrite the generated table of docs/table-options.md")
 
 const tableOptionsDoc = "../../docs/table-options.md"
-
-// TestTableOptionsClassified: every table option key of the Java oracle's Paimon (CoreOptions,
-// IcebergOptions, OrcOptions, fallback keys included; enumerated by reflection at test time, so a new
-// Paimon version's keys show up) has a rule in tableOptionRules, and every exact key of the table is
-// one Java defines (no stale rules).
-func TestTableOptionsClassified(t *testing.T) {
-	keys := oracle.Java(t).OptionKeys()
-	java := map[string]bool{}
-	var missing []string
-	for _, k := range keys {
-		java[k.Key] = true
-		if classify(k.Key) == nil {
-			what := k.Class + " " + k.Key
-			if k.Fallback != "" {
-				what += " (fallback key of " + k.Fallback + ")"
-			}
-			missing = append(missing, what)
-		}
-	}
-	sort.Strings(missing)
-	for _, m := range missing {
-		t.Errorf("unclassified table option %s: add it to tableOptionRules (paimon/write/table_options.go) as honoured, irrelevant or refused, then run go test ./paimon/write -run TestTableOptionsDoc -update-table-options", m)
-	}
-	for _, r := range tableOptionRules {
-		if !strings.ContainsAny(r.key, "*#") && !java[r.key] {
-			t.Errorf("rule for %q: Java Paimon defines no such option key", r.key)
-		}
-	}
-	t.Logf("%d Java option keys, all classified", len(keys))
-}
 
 // TestTableOptionRules: the table's own consistency: one rule per key, a reason for each, allowed
 // values only on refused options, and the pattern matcher.
