@@ -1,6 +1,7 @@
 package source
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unicode/utf8"
 
@@ -42,6 +43,22 @@ func LengthProblem(t spec.DataType, v []byte) string {
 	return ""
 }
 
+// asciiOnly reports whether every byte of b is below 0x80, eight bytes at a time.
+func asciiOnly(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 func rootName(r spec.TypeRoot) string {
 	switch r {
 	case spec.Char:
@@ -66,7 +83,11 @@ func textProblem(a arrow.Array, t spec.DataType) (int, string, string) {
 	var get func(int) []byte
 	switch x := a.(type) {
 	case *array.String:
-		get = func(i int) []byte { return []byte(x.Value(i)) }
+		off, data := x.ValueOffsets(), x.ValueBytes()
+		if DeclaredLength(t) == 0 && asciiOnly(data) {
+			return -1, "", "" // ASCII is valid UTF-8 and there is no length to check
+		}
+		get = func(i int) []byte { return data[off[i]-off[0] : off[i+1]-off[0]] }
 	case *array.Binary:
 		get = x.Value
 	default:

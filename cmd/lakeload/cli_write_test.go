@@ -191,3 +191,35 @@ func TestWriteFailureCommitsNothing(t *testing.T) {
 		t.Errorf("data files left behind: %v", f)
 	}
 }
+
+// TestWriteLaterFileWins: one write of many files, read ahead several at a time, still writes them in
+// file order: every file upserts id 1 and the last file's value is the one read back; a bad row in a
+// middle file fails the write naming that file and commits nothing.
+func TestWriteLaterFileWins(t *testing.T) {
+	wh, in := t.TempDir(), t.TempDir()
+	createItems(t, wh)
+	const files = 12
+	var want []string
+	for f := range files {
+		var b strings.Builder
+		for r := range 50 {
+			fmt.Fprintf(&b, "{\"id\":%d,\"name\":\"f%02d\"}\n", 100+f*50+r, f)
+			want = append(want, fmt.Sprintf(`{"id":%d,"name":"f%02d","price":null,"seen":null,"active":null,"day":null,"raw":null}`, 100+f*50+r, f))
+		}
+		fmt.Fprintf(&b, "{\"id\":1,\"name\":\"f%02d\"}\n", f)
+		writeFile(t, in, fmt.Sprintf("%02d.jsonl", f), b.String())
+	}
+	want = append(want, fmt.Sprintf(`{"id":1,"name":"f%02d","price":null,"seen":null,"active":null,"day":null,"raw":null}`, files-1))
+	sort.Strings(want)
+	ok(t, cmdArgs([]string{"write"}, tbl(wh, "shop.items", "--from", filepath.Join(in, "*.jsonl")))...)
+	got := lines(ok(t, cmdArgs([]string{"scan"}, tbl(wh, "shop.items"))...))
+	sort.Strings(got)
+	sameLines(t, "scan", want, got)
+
+	bad := writeFile(t, in, "05.jsonl", `{"id":7,"name":"x"}`+"\n"+`{"id":"seven"}`+"\n")
+	fails(t, exitInput, []string{bad, "line 2", `column "id"`},
+		cmdArgs([]string{"write"}, tbl(wh, "shop.items", "--from", filepath.Join(in, "*.jsonl")))...)
+	if out := ok(t, cmdArgs([]string{"snapshots"}, tbl(wh, "shop.items", "--output", "jsonl"))...); strings.Count(out, "\n") != 1 {
+		t.Errorf("snapshots after the failed write: %s", out)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 
 	"github.com/google/uuid"
@@ -61,14 +60,10 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
-			var rows int64
-			for _, sp := range splits {
-				n, err := writeSplit(cmd, w, inFS, sp, t.Schema, opts)
-				rows += n
-				if err != nil {
-					_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
-					return err
-				}
+			rows, err := writeSplits(ctx, w, inFS, splits, t.Schema, opts)
+			if err != nil {
+				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
+				return err
 			}
 			msgs, err := w.PrepareWith(ctx, job.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
 			if err != nil {
@@ -100,27 +95,25 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 	return c
 }
 
-func writeSplit(cmd *cobra.Command, w *write.Writer, fs anyFS, sp source.Split, schema schemaT, opts source.MappingOptions) (int64, error) {
-	ctx := cmd.Context()
-	r, err := file.Open(ctx, fs, sp, schema, opts)
-	if err != nil {
-		return 0, inputError{err}
-	}
-	defer r.Close()
+// writeSplits writes every batch of splits in order (the sequence numbers of a serial read), while
+// job.ReadInOrder decodes up to GOMAXPROCS splits ahead on other cores.
+func writeSplits(ctx context.Context, w *write.Writer, fs anyFS, splits []source.Split, schema schemaT, opts source.MappingOptions) (int64, error) {
 	var rows int64
-	for {
-		b, err := r.Next(ctx)
-		if errors.Is(err, io.EOF) {
-			return rows, nil
-		}
-		if err != nil {
-			return rows, inputError{err}
-		}
-		err = w.Write(ctx, b.Record, b.Kinds)
+	open := func(ctx context.Context, sp source.Split) (source.Reader, error) {
+		return file.Open(ctx, fs, sp, schema, opts)
+	}
+	err := job.ReadInOrder(ctx, runtime.GOMAXPROCS(0), 2, splits, open, func(b *source.Batch) error {
+		err := w.Write(ctx, b.Record, b.Kinds)
 		rows += b.Record.NumRows()
 		b.Record.Release()
 		if err != nil {
-			return rows, fmt.Errorf("%s: %w", sp.Path, err)
+			return fmt.Errorf("%s: %w", b.Split.Path, err)
 		}
+		return nil
+	})
+	var ie *job.InputError
+	if errors.As(err, &ie) {
+		return rows, inputError{ie.Err}
 	}
+	return rows, err
 }

@@ -4,6 +4,8 @@
 //
 // Invariants:
 //   - Writer emits only PLAIN and dictionary (PLAIN/RLE_DICTIONARY) value encodings, RLE levels,
+//     a dictionary only for the columns whose first batch it would shrink (dictionary.go, parquet-mr's
+//     break-even: dictionary + index bytes < plain bytes),
 //     data page v1, root message "paimon_schema", Java's physical type per Paimon type (§6.2):
 //     TINYINT/SMALLINT INT32+INT(8/16), DECIMAL INT32/INT64/FIXED_LEN_BYTE_ARRAY by precision,
 //     TIMESTAMP p<=3 INT64 millis, p<=6 INT64 micros, p>6 INT96 (Java 1.0/1.1 reject anything else

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/schema"
 
 	"github.com/lakeload/lakeload/paimon/spec"
 )
@@ -48,7 +49,9 @@ type Writer struct {
 	leafStart []int
 	stats     []collector
 	out       *countingWriter
-	fw        *file.Writer
+	schema    *schema.Schema
+	props     []parquet.WriterProperty
+	fw        *file.Writer // created by the first Write (see start) or by Close
 	rgw       file.BufferedRowGroupWriter
 	rgRows    int64
 	maxRG     int64
@@ -97,15 +100,15 @@ func NewWriter(w io.Writer, fields []spec.DataField, opts WriterOptions) (*Write
 	if err != nil {
 		return nil, err
 	}
-	props := parquet.NewWriterProperties(
+	props := []parquet.WriterProperty{
 		parquet.WithCompression(codec),
 		parquet.WithCompressionLevel(level),
 		parquet.WithDataPageVersion(parquet.DataPageV1),
 		parquet.WithEncoding(parquet.Encodings.Plain),
 		parquet.WithDictionaryDefault(true),
 		parquet.WithCreatedBy("lakeload"),
-	)
-	wr := &Writer{fields: fields, out: &countingWriter{w: w}, maxRG: opts.RowGroupRows}
+	}
+	wr := &Writer{fields: fields, out: &countingWriter{w: w}, schema: sc, props: props, maxRG: opts.RowGroupRows}
 	if wr.maxRG <= 0 {
 		wr.maxRG = DefaultRowGroupRows
 	}
@@ -123,12 +126,30 @@ func NewWriter(w io.Writer, fields []spec.DataField, opts WriterOptions) (*Write
 	if leaves != sc.NumColumns() {
 		return nil, fmt.Errorf("parquet: internal: %d planned leaves for %d columns", leaves, sc.NumColumns())
 	}
-	fw, err := file.NewParquetWriterWithError(wr.out, sc.Root(), file.WithWriterProps(props))
-	if err != nil {
-		return nil, fmt.Errorf("parquet: %w", err)
-	}
-	wr.fw = fw
 	return wr, nil
+}
+
+// start creates the file writer. With first (the first batch written) it turns the dictionary off
+// for each top-level atomic column whose values it would not shrink (dictionaryPays): building the
+// dictionary of a column of distinct values costs more CPU than the rest of its encoding.
+func (w *Writer) start(first arrow.RecordBatch) error {
+	props := w.props
+	if first != nil {
+		for i, p := range w.plans {
+			if p.leaf == nil {
+				continue
+			}
+			if pays, decided := dictionaryPays(first.Column(i)); decided && !pays {
+				props = append(props[:len(props):len(props)], parquet.WithDictionaryFor(w.schema.Column(w.leafStart[i]).Path(), false))
+			}
+		}
+	}
+	fw, err := file.NewParquetWriterWithError(w.out, w.schema.Root(), file.WithWriterProps(parquet.NewWriterProperties(props...)))
+	if err != nil {
+		return fmt.Errorf("parquet: %w", err)
+	}
+	w.fw = fw
+	return nil
 }
 
 // Write appends rec, whose columns are the fields in order with the Arrow types of ArrowType
@@ -154,6 +175,11 @@ func (w *Writer) write(rec arrow.RecordBatch) error {
 	for i, f := range w.fields {
 		if err := checkArrowType(f.Type, rec.Column(i).DataType()); err != nil {
 			return fmt.Errorf("parquet: column %d (%q): %w", i, f.Name, err)
+		}
+	}
+	if w.fw == nil {
+		if err := w.start(rec); err != nil {
+			return err
 		}
 	}
 	for i := range w.fields {
@@ -220,6 +246,11 @@ func (w *Writer) Close() (FileStats, error) {
 	w.closed = true
 	if w.err != nil {
 		return FileStats{}, w.err
+	}
+	if w.fw == nil {
+		if err := w.start(nil); err != nil {
+			return FileStats{}, err
+		}
 	}
 	if w.rgw != nil {
 		if err := w.rgw.Close(); err != nil {

@@ -1,0 +1,88 @@
+package parquet
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet"
+
+	"github.com/lakeload/lakeload/paimon/spec"
+)
+
+// TestDictionaryOnlyWherePays: a column of distinct values is written PLAIN (no dictionary page, whose
+// hash table costs more than the rest of the encoding), a column of few values keeps its dictionary,
+// and every value reads back.
+func TestDictionaryOnlyWherePays(t *testing.T) {
+	fields := []spec.DataField{
+		{ID: 0, Name: "uid", Type: typ(spec.BigInt, false)},
+		{ID: 1, Name: "ustr", Type: typ(spec.VarChar, true)},
+		{ID: 2, Name: "udbl", Type: typ(spec.Double, true)},
+		{ID: 3, Name: "city", Type: typ(spec.VarChar, true)},
+		{ID: 4, Name: "small", Type: typ(spec.Int, true)},
+		{ID: 5, Name: "nulls", Type: typ(spec.BigInt, true)},
+	}
+	const n = 20_000
+	rows := make([][]any, n)
+	for i := range rows {
+		var small any = int32(i % 7)
+		if i%5 == 0 {
+			small = nil
+		}
+		rows[i] = []any{int64(i) * 13, fmt.Sprintf("name-%d", i*7919%1_000_003), float64(i) / 3,
+			[]string{"Oslo", "Lima", "Kyoto"}[i%3], small, nil}
+	}
+	data, _ := writeRows(t, fields, rows, 4096, WriterOptions{})
+	r, err := OpenReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDict := map[string]bool{"uid": false, "ustr": false, "udbl": false, "city": true, "small": true, "nulls": true}
+	md := r.File().MetaData()
+	for rg := 0; rg < md.NumRowGroups(); rg++ {
+		for c := 0; c < md.Schema.NumColumns(); c++ {
+			cc, err := md.RowGroup(rg).ColumnChunk(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := md.Schema.Column(c).Path()
+			dict := cc.HasDictionaryPage()
+			for _, e := range cc.Encodings() {
+				if e != parquet.Encodings.Plain && e != parquet.Encodings.RLE && e != parquet.Encodings.RLEDict && e != parquet.Encodings.PlainDict {
+					t.Errorf("column %s: encoding %s", name, e)
+				}
+			}
+			if dict != wantDict[name] {
+				t.Errorf("row group %d column %s: dictionary page %v, want %v", rg, name, dict, wantDict[name])
+			}
+		}
+	}
+	got := readRows(t, data, fields, nil, 0)
+	for i := range rows {
+		if fmt.Sprint(got[i]) != fmt.Sprint(rows[i]) {
+			t.Fatalf("row %d: %v, want %v", i, got[i], rows[i])
+		}
+	}
+}
+
+// TestDictionaryPaysEstimate: the distinct-count estimate decides at parquet-mr's break-even, not at
+// an arbitrary ratio: int64 values repeating every k rows keep the dictionary while k is small.
+func TestDictionaryPaysEstimate(t *testing.T) {
+	for _, tc := range []struct {
+		distinct int
+		pays     bool
+	}{{1, true}, {100, true}, {10_000, true}, {40_000, true}, {60_000, false}, {65_536, false}} {
+		b := newBuilder(t, typ(spec.BigInt, false))
+		for i := range 65_536 {
+			if err := AppendDatum(b, typ(spec.BigInt, false), int64(i%tc.distinct)*1_000_003); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a := b.NewArray()
+		pays, decided := dictionaryPays(a)
+		a.Release()
+		if !decided || pays != tc.pays {
+			t.Errorf("%d distinct of 65536: pays %v decided %v, want pays %v", tc.distinct, pays, decided, tc.pays)
+		}
+	}
+}
