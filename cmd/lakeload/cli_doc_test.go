@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakeload/lakeload/paimon/write"
 	"github.com/spf13/cobra"
 )
 
@@ -210,4 +211,11 @@ func shellWords(t *testing.T, s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// TestTableOptionsDoc: docs/table-options.md lists paimon/write's classification of table options
+// (generated; rewrite with go test ./cmd/lakeload -run TestTableOptionsDoc -update-doc).
+func TestTableOptionsDoc(t *testing.T) {
+	checkGenerated(t, "../../docs/table-options.md", "table-options", write.OptionRulesMarkdown(), *updateDoc,
+		"go test ./cmd/lakeload -run TestTableOptionsDoc -update-doc")
 }

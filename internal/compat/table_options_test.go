@@ -29,7 +29,7 @@ func TestTableOptionsClassified(t *testing.T) {
 	}
 	sort.Strings(missing)
 	for _, m := range missing {
-		t.Errorf("unclassified table option %s: add it to tableOptionRules (paimon/write/table_options.go) as honoured, irrelevant or refused, then run go test ./paimon/write -run TestTableOptionsDoc -update-table-options", m)
+		t.Errorf("unclassified table option %s: add it to tableOptionRules (paimon/write/table_options.go) as honoured, irrelevant or refused, then run go test ./cmd/lakeload -run TestTableOptionsDoc -update-doc", m)
 	}
 	for _, k := range slices.Sorted(slices.Values(write.RuleKeys())) {
 		if !java[k] {
