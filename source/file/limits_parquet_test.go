@@ -40,7 +40,7 @@ func TestParquetDecompressionBomb(t *testing.T) {
 		t.Errorf("%d batches before the error", len(bs))
 	}
 	withMemoryLimit(t, 1<<30)
-	if _, err := readAll(t, sp, table(t, "c0 BIGINT"), source.MappingOptions{}); err != nil {
+	if _, err := readAll(t, sp, table(t, "c0 BIGINT"), source.MappingOptions{IgnoreExtra: true}); err != nil {
 		t.Errorf("one column of 32 MiB under a 1 GiB limit: %v", err)
 	}
 }

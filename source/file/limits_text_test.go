@@ -83,9 +83,6 @@ func TestDeepJSONIsARowError(t *testing.T) {
 	if err != nil || strings.Join(ids, ",") != "1,3" || len(rej) != 1 || rej[0].Row != 2 {
 		t.Errorf("with SkipBadRows: ids %v, rejected %+v, err %v", ids, rej, err)
 	}
-	if len(rej) == 1 && len(rej[0].Raw) > 4096 {
-		t.Errorf("the quarantined raw text of a 6 MB line holds %d bytes", len(rej[0].Raw))
-	}
 	// A CSV field holding JSON text has the same limit.
 	_, _, err = textRows(t, mustCSV(t, "id,v\n2,\""+strings.Repeat("[", 100000)+"\"\n", cols), nil, cols, false)
 	wantErr(t, err, "row 1 (line 2)", `column "v"`, "nested deeper than 512")
