@@ -17,24 +17,37 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// ParquetBomb writes a Parquet decompression bomb to path: one row group of rows rows and cols
-// nullable BIGINT columns c0, c1, … of zeros, each column chunk one zstd-compressed PLAIN page of
-// rows×8 bytes that compresses to a few KiB. A reader holding every column's page at once needs
-// cols×rows×8 bytes.
-func ParquetBomb(path string, cols int, rows int) error {
-	zeros := make([]int64, rows)
-	col := array.NewInt64Builder(memory.DefaultAllocator)
-	defer col.Release()
-	col.AppendValues(zeros, nil)
-	arr := col.NewArray()
-	defer arr.Release()
-	fields := make([]arrow.Field, cols)
-	arrs := make([]arrow.Array, cols)
-	for i := range fields {
-		fields[i] = arrow.Field{Name: fmt.Sprintf("c%d", i), Type: arrow.PrimitiveTypes.Int64, Nullable: true}
-		arrs[i] = arr
+// ParquetBomb writes a Parquet decompression bomb to path: one row group of rows rows of zeros in
+// every column of schema (INT (int32) or BIGINT (int64) columns), each column chunk one
+// zstd-compressed PLAIN page that compresses to a few KiB. A reader holding every column's page at
+// once needs rows×(4 or 8) bytes per column.
+func ParquetBomb(path string, schema *arrow.Schema, rows int) error {
+	zeros := map[arrow.Type]arrow.Array{} // one array per type, shared by the columns
+	defer func() {
+		for _, a := range zeros {
+			a.Release()
+		}
+	}()
+	arrs := make([]arrow.Array, schema.NumFields())
+	for i, f := range schema.Fields() {
+		if zeros[f.Type.ID()] == nil {
+			switch f.Type.ID() {
+			case arrow.INT32:
+				ib := array.NewInt32Builder(memory.DefaultAllocator)
+				ib.AppendValues(make([]int32, rows), nil)
+				zeros[arrow.INT32] = ib.NewArray()
+				ib.Release()
+			case arrow.INT64:
+				ib := array.NewInt64Builder(memory.DefaultAllocator)
+				ib.AppendValues(make([]int64, rows), nil)
+				zeros[arrow.INT64] = ib.NewArray()
+				ib.Release()
+			default:
+				return fmt.Errorf("hostile: column %s: only int32 and int64 columns", f.Name)
+			}
+		}
+		arrs[i] = zeros[f.Type.ID()]
 	}
-	schema := arrow.NewSchema(fields, nil)
 	rec := array.NewRecordBatch(schema, arrs, int64(rows))
 	defer rec.Release()
 	f, err := os.Create(path)
@@ -54,6 +67,15 @@ func ParquetBomb(path string, cols int, rows int) error {
 		return err
 	}
 	return w.Close()
+}
+
+// Int64Columns is a schema of n nullable int64 columns named prefix0, prefix1, ….
+func Int64Columns(prefix string, n int) []arrow.Field {
+	fields := make([]arrow.Field, n)
+	for i := range fields {
+		fields[i] = arrow.Field{Name: fmt.Sprintf("%s%d", prefix, i), Type: arrow.PrimitiveTypes.Int64, Nullable: true}
+	}
+	return fields
 }
 
 // WideFooter writes to w a Parquet file with no row groups whose footer declares cols nullable INT

@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/lakeload/lakeload/internal/hostile"
 	"github.com/lakeload/lakeload/source"
 )
@@ -25,7 +27,7 @@ func withMemoryLimit(t *testing.T, n int64) {
 // advice; nothing is returned. Under a limit above what it decodes, the same file reads.
 func TestParquetDecompressionBomb(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "bomb.parquet")
-	if err := hostile.ParquetBomb(p, 4, 4<<20); err != nil {
+	if err := hostile.ParquetBomb(p, arrow.NewSchema(hostile.Int64Columns("c", 4), nil), 4<<20); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(p); st.Size() > 64<<10 {
