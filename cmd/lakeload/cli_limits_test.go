@@ -15,7 +15,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/lakeload/lakeload/internal/hostile"
+	"github.com/lakeload/lakeload/source/hostile"
 )
 
 // hwmEnv names a file where the test binary run as lakeload writes its peak RSS (VmHWM of

@@ -11,8 +11,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/lakeload/lakeload/internal/hostile"
 	"github.com/lakeload/lakeload/source"
+	"github.com/lakeload/lakeload/source/hostile"
 )
 
 // withMemoryLimit sets the Go memory limit for the rest of the test.
