@@ -40,7 +40,7 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if d.cfg.Splits != nil || d.cfg.InputFS == nil {
 		return false, fmt.Errorf("job %s: --incremental plans the input glob; it does not apply to pre-planned splits (Config.Splits)", d.cfg.Name)
 	}
-	planned, err := file.Plan(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format)
+	planned, err := file.PlanWith(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.cfg.Mapping.Limits)
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}

@@ -15,9 +15,10 @@ import (
 )
 
 // planInput lists the job's splits: every matching file, Parquet files cut at row-group boundaries
-// into splits of about splitRows rows so that windows can end inside a large file.
-func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64) ([]source.Split, error) {
-	files, err := file.Plan(ctx, fs, glob, format)
+// into splits of about splitRows rows so that windows can end inside a large file. lim applies to
+// planning (non-regular inputs, Parquet footers) as file.PlanWith says.
+func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, lim source.Limits) ([]source.Split, error) {
+	files, err := file.PlanWith(ctx, fs, glob, format, lim)
 	if err != nil {
 		return nil, err
 	}

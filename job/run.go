@@ -664,7 +664,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	if d.cfg.Splits != nil {
 		return d.cfg.Splits, nil
 	}
-	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows())
+	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Mapping.Limits)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {

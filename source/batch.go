@@ -22,6 +22,9 @@ type MappingOptions struct {
 	// field count, bad value, null in a NOT NULL column, invalid UTF-8, malformed JSON line) and
 	// reports them in Batch.Rejected instead of failing. File-level problems still fail.
 	SkipBadRows bool
+	// Limits bound what one hostile record or file can make a reader hold (nesting depth, record
+	// size, Parquet decode budget and footer size); zero fields take their defaults.
+	Limits Limits
 }
 
 // Location returns TimeZone, or UTC when it is nil.

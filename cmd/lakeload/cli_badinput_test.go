@@ -40,6 +40,7 @@ type badCase struct {
 	from  string                         // glob under dir
 	args  []string                       // more load flags
 	table []string                       // more table create flags
+	cols  []string                       // the table's columns; nil: badTableCols
 	code  int
 	want  []string // message parts; {in} is the input directory
 	// snapshots is the table's snapshot count after the failure (windows of good files before the bad one).
@@ -190,6 +191,7 @@ func badInputCases() []badCase {
 		{name: "table lakeload cannot write: file.format=orc", setup: good, from: "in.csv",
 			table: []string{"--option", "file.format=orc"}, code: exitTable, want: []string{"file.format=orc", "'file.format'='parquet'"}},
 	}
+	cases = append(cases, hostileCases()...)
 	if os.Geteuid() != 0 {
 		cases = append(cases, badCase{name: "unreadable file", setup: both(good, func(t *testing.T, dir string) {
 			if err := os.Chmod(filepath.Join(dir, "in.csv"), 0); err != nil {
@@ -217,7 +219,11 @@ func TestBadInput(t *testing.T) {
 			wh, in := t.TempDir(), t.TempDir()
 			create := []string{"table", "create"}
 			create = append(create, tbl(wh, "s.t")...)
-			for _, col := range badTableCols {
+			cols := badTableCols
+			if c.cols != nil {
+				cols = c.cols
+			}
+			for _, col := range cols {
 				create = append(create, "--column", col)
 			}
 			create = append(create, "--primary-key", "id", "--option", "bucket=1")

@@ -20,6 +20,11 @@ const mainEnv = "LAKELOAD_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(mainEnv) == "1" {
+		if hwm := os.Getenv(hwmEnv); hwm != "" { // as main, then record the peak RSS (cli_limits_test.go)
+			code := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr)
+			writePeakRSS(hwm)
+			os.Exit(code)
+		}
 		main() // os.Args[1:] are the lakeload arguments
 		return
 	}

@@ -52,7 +52,7 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
-			splits, err := file.Plan(ctx, inFS, in.from, in.format)
+			splits, err := file.PlanWith(ctx, inFS, in.from, in.format, opts.Limits)
 			if err != nil {
 				return inputError{err}
 			}

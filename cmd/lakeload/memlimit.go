@@ -23,7 +23,8 @@ func withMemoryLimit(c *cobra.Command) *cobra.Command {
 	var limit string
 	c.Flags().StringVar(&limit, "memory-limit", defaultMemoryLimit,
 		"soft limit of the Go heap (runtime/debug.SetMemoryLimit), e.g. 448MiB, 1GiB, 2 gb; 'off' for none; "+
-			"the default yields to $GOMEMLIMIT when it is set. A soft limit: exceeding it costs CPU (more garbage collection), never fails the command")
+			"the default yields to $GOMEMLIMIT when it is set. A soft limit: exceeding it costs CPU (more garbage collection), never fails the command; "+
+			"it is also the Parquet decode budget (more decoded at once is an input error, see Input limits)")
 	run := c.RunE
 	if run == nil {
 		panic("withMemoryLimit: command " + c.Name() + " has no RunE")

@@ -92,7 +92,7 @@ func parquetArrowSchema(path string, pf *pqfile.Reader, props pqarrow.ArrowReadP
 
 func parquetColumns(path string, f fileio.File) (_ *InputColumns, err error) {
 	defer recoverFooter(path, f, &err) // the result stays nil on a panic
-	pf, err := openFooter(path, f)
+	pf, err := openFooter(path, f, source.Limits{})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/lakeload/lakeload/source"
 )
 
 // csvRecord is one parsed CSV record.
@@ -17,14 +19,33 @@ type csvRecord struct {
 
 // csvParser reads RFC 4180 records (delimiter ',', '"' quotes with "" escapes, CRLF or LF line
 // ends). Unlike encoding/csv it reports whether each field was quoted, and it never skips lines.
+// A record whose fields take more than max bytes (their text plus source.ValueCost per field) is an
+// errCSVTooLarge: the parser stops storing it there, and skips its rest (without storing it) when
+// read is called again.
 type csvParser struct {
 	r    *bufio.Reader
 	line int64 // 1-based line of the next byte
 	buf  bytes.Buffer
+	max  int64 // the record budget
+	used int64 // budget used by the record being read
+	// resume is where the record cut short by the budget stopped (csvDone: none); skip says its
+	// rest is being consumed without storing it.
+	resume csvState
+	skip   bool
 }
 
-func newCSVParser(r io.Reader) *csvParser {
-	p := &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: 1}
+// csvState is a position inside a record.
+type csvState int
+
+const (
+	csvDone       csvState = iota // between records
+	csvFieldStart                 // before a field's first byte
+	csvUnquoted                   // inside an unquoted field
+	csvQuoted                     // inside a quoted field
+)
+
+func newCSVParser(r io.Reader, maxRecord int64) *csvParser {
+	p := &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: 1, max: maxRecord}
 	if b, err := p.r.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		_, _ = p.r.Discard(3) // UTF-8 byte order mark
 	}
@@ -39,19 +60,76 @@ type errCSV struct {
 
 func (e *errCSV) Error() string { return fmt.Sprintf("line %d: malformed CSV: %s", e.line, e.msg) }
 
+// errCSVTooLarge is a record over the parser's budget; the record holds the fields read until then.
+type errCSVTooLarge struct{ max int64 }
+
+func (e *errCSVTooLarge) Error() string {
+	return fmt.Sprintf("a record of at most %d bytes (its text plus %d per field)", e.max, source.ValueCost)
+}
+
 // read returns the next record, or io.EOF when the input is exhausted.
 func (p *csvParser) read(rec *csvRecord) error {
+	if p.resume != csvDone { // the rest of a record over the budget
+		from := p.resume
+		p.resume, p.skip = csvDone, true
+		var rest csvRecord
+		err := p.fields(&rest, from)
+		p.skip = false
+		if err != nil {
+			return err
+		}
+	}
 	rec.fields, rec.quoted = rec.fields[:0], rec.quoted[:0]
 	rec.line = p.line
+	p.used = 0
 	if _, err := p.r.Peek(1); err != nil {
 		return err // io.EOF when the input is exhausted; a read error must not pass for a record end
 	}
+	return p.fields(rec, csvFieldStart)
+}
+
+// charge counts n bytes of the record against the budget.
+func (p *csvParser) charge(n int64, at csvState) error {
+	if p.skip {
+		return nil
+	}
+	if p.used += n; p.used > p.max {
+		p.resume = at
+		return &errCSVTooLarge{p.max}
+	}
+	return nil
+}
+
+// put adds a byte to the field being read.
+func (p *csvParser) put(c byte, at csvState) error {
+	if p.skip {
+		return nil
+	}
+	if err := p.charge(1, at); err != nil {
+		return err
+	}
+	p.buf.WriteByte(c)
+	return nil
+}
+
+// fields reads the fields of a record through its end, starting at state at.
+func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 	for {
+		if at == csvFieldStart {
+			if err := p.charge(source.ValueCost, csvFieldStart); err != nil {
+				return err
+			}
+		}
 		p.buf.Reset()
-		quoted := false
-		c, err := p.r.ReadByte()
-		if err == nil && c == '"' {
-			quoted = true
+		quoted := at == csvQuoted
+		var c byte
+		var err error
+		if at != csvQuoted {
+			c, err = p.r.ReadByte()
+			quoted = at == csvFieldStart && err == nil && c == '"'
+		}
+		at = csvFieldStart
+		if quoted {
 			if err := p.readQuoted(); err != nil {
 				return err
 			}
@@ -67,15 +145,19 @@ func (p *csvParser) read(rec *csvRecord) error {
 						break
 					}
 				}
-				p.buf.WriteByte(c)
+				if err := p.put(c, csvUnquoted); err != nil {
+					return err
+				}
 				c, err = p.r.ReadByte()
 			}
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		rec.fields = append(rec.fields, p.buf.String())
-		rec.quoted = append(rec.quoted, quoted)
+		if !p.skip {
+			rec.fields = append(rec.fields, p.buf.String())
+			rec.quoted = append(rec.quoted, quoted)
+		}
 		switch {
 		case err != nil: // EOF ends the last record
 			return nil
@@ -110,13 +192,17 @@ func (p *csvParser) readQuoted() error {
 		case '"':
 			if next, _ := p.r.Peek(1); len(next) == 1 && next[0] == '"' {
 				_, _ = p.r.ReadByte()
-				p.buf.WriteByte('"')
+				if err := p.put('"', csvQuoted); err != nil {
+					return err
+				}
 				continue
 			}
 			return nil
 		case '\n':
 			p.line++
 		}
-		p.buf.WriteByte(c)
+		if err := p.put(c, csvQuoted); err != nil {
+			return err
+		}
 	}
 }

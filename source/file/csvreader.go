@@ -21,13 +21,20 @@ type csvSource struct {
 	header []string
 	cols   *source.ColumnMap
 	env    jsonEnv
+	json   jsonLimits
 	rec    csvRecord
+	// tooLarge says the last record was cut short at the size limit (raw keeps its start only).
+	tooLarge bool
 }
 
 func newCSVSource(path string, r io.Reader, fields []spec.DataField, opts source.MappingOptions) (*csvSource, error) {
-	s := &csvSource{path: path, p: newCSVParser(r), env: jsonEnv{loc: opts.Location(), ignoreExtra: opts.IgnoreExtra}}
+	s := &csvSource{path: path, p: newCSVParser(r, opts.Limits.RecordBytes()), env: jsonEnv{loc: opts.Location(), ignoreExtra: opts.IgnoreExtra},
+		json: jsonLimitsOf(opts.Limits)}
 	var hdr csvRecord
 	if err := s.p.read(&hdr); err != nil {
+		if tl, ok := err.(*errCSVTooLarge); ok {
+			return nil, fmt.Errorf("file %s, line 1: the header is longer than %s: raise --max-record-bytes (MappingOptions.Limits.MaxRecordBytes) or check that the file is CSV", path, tl)
+		}
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("file %s: empty CSV file (0 bytes): expected a header row naming the columns; write the header (a header-only file loads no rows) or remove the file from the input", path)
 		}
@@ -49,7 +56,13 @@ func newCSVSource(path string, r io.Reader, fields []spec.DataField, opts source
 
 // next reads the next record and checks its width.
 func (s *csvSource) next() error {
+	s.tooLarge = false
 	if err := s.p.read(&s.rec); err != nil {
+		if tl, ok := err.(*errCSVTooLarge); ok {
+			s.tooLarge = true
+			return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: "(row)", Value: source.Truncate(s.raw()),
+				Expected: tl.Error() + ": the record is longer; raise --max-record-bytes (MappingOptions.Limits.MaxRecordBytes) or split the record"}
+		}
 		if errors.Is(err, io.EOF) {
 			return io.EOF
 		}
@@ -63,18 +76,28 @@ func (s *csvSource) next() error {
 	return nil
 }
 
-// raw re-encodes the last record as CSV (quoted fields quoted again), for the quarantine.
+// raw re-encodes the last record as CSV (quoted fields quoted again), for the quarantine; of a
+// record over the size limit only the first maxRawBytes bytes.
 func (s *csvSource) raw() string {
 	var b strings.Builder
 	for i, f := range s.rec.fields {
+		if s.tooLarge && b.Len() >= maxRawBytes {
+			break
+		}
 		if i > 0 {
 			b.WriteByte(',')
+		}
+		if s.tooLarge && len(f) > maxRawBytes {
+			f = f[:maxRawBytes]
 		}
 		if s.rec.quoted[i] {
 			b.WriteString(`"` + strings.ReplaceAll(f, `"`, `""`) + `"`)
 		} else {
 			b.WriteString(f)
 		}
+	}
+	if s.tooLarge && b.Len() > maxRawBytes {
+		return b.String()[:maxRawBytes]
 	}
 	return b.String()
 }
@@ -135,7 +158,10 @@ func (s *csvSource) appendCell(b array.Builder, t spec.DataType, v string, quote
 	if t.IsAtomic() {
 		return wrap(appendText(b, t, v, s.env.loc))
 	}
-	doc, err := decodeJSON([]byte(v))
+	doc, err := decodeJSON([]byte(v), s.json)
+	if le, ok := err.(*jsonLimitError); ok {
+		return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: column, Value: source.Truncate(v), Expected: le.expected, Err: le}
+	}
 	if err != nil {
 		return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: column, Value: source.Truncate(v),
 			Expected: expectedForm(t) + " written as JSON text", Err: err}

@@ -12,5 +12,9 @@
 //     (the footer, or the row group being decoded).
 //   - Text values follow the rules in docs/input-formats.md; Parquet values go through
 //     source.ArrowMapping's safe widening casts.
-//   - Readers never panic on malformed input.
+//   - Readers never panic on malformed input, and no input makes them hold memory without bound
+//     (source.Limits): JSON nesting and record size are row errors found before the record is
+//     buffered or decoded past the limit; a Parquet reader decodes at most the decode budget at once
+//     (budget.go), and a footer over its size or column limit is refused before it is decoded.
+//   - Planning and Open refuse local inputs that are not regular files unless Limits.AllowNonRegular.
 package file

@@ -24,8 +24,16 @@ type jsonlSource struct {
 	env      jsonEnv
 	vals     []any
 	set      []bool
-	last     []byte // the line read last
+	last     []byte // the line read last (of a line over the limit: its first maxRawBytes bytes)
+	buf      []byte // holds the line being read
+	maxLine  int64  // the longest line, in bytes (line end excluded)
+	json     jsonLimits
+	// skipping says the line read last was over maxLine and its rest is still to be skipped.
+	skipping bool
 }
+
+// maxRawBytes is how much of a record over the size limit the quarantine keeps.
+const maxRawBytes = 1024
 
 // raw returns the line read last, for the quarantine.
 func (s *jsonlSource) raw() string { return string(s.last) }
@@ -37,25 +45,72 @@ func newJSONLSource(path string, r io.Reader, fields []spec.DataField, opts sour
 	}
 	return &jsonlSource{path: path, r: bufio.NewReaderSize(r, 1<<16), fields: fields, matcher: m, resolved: map[string]int{},
 		opts: opts, env: jsonEnv{loc: opts.Location(), ignoreExtra: opts.IgnoreExtra},
-		vals: make([]any, len(fields)), set: make([]bool, len(fields))}, nil
+		vals: make([]any, len(fields)), set: make([]bool, len(fields)),
+		maxLine: opts.Limits.RecordBytes(), json: jsonLimitsOf(opts.Limits)}, nil
 }
 
-// nextLine returns the next line without its line end, or io.EOF.
+// nextLine returns the next line without its line end, or io.EOF. A line longer than s.maxLine is
+// a row error: reading stops at the limit, and the rest of the line is skipped (not buffered) by the
+// next call, when there is one (a rejected row).
 func (s *jsonlSource) nextLine() ([]byte, error) {
-	line, err := s.r.ReadBytes('\n')
+	if s.skipping {
+		if err := s.skipLine(); err != nil {
+			return nil, err
+		}
+	}
+	s.buf = s.buf[:0]
+	var err error
+	for {
+		var frag []byte
+		frag, err = s.r.ReadSlice('\n')
+		s.buf = append(s.buf, frag...)
+		if int64(len(s.buf)) > s.maxLine+2 && !bytes.HasSuffix(s.buf, []byte("\n")) { // 2: a CRLF line end
+			s.line++
+			s.skipping = true
+			return nil, s.tooLong()
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
+		}
+	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("file %s: %w", s.path, err)
 	}
-	if len(line) == 0 && errors.Is(err, io.EOF) {
+	if len(s.buf) == 0 && errors.Is(err, io.EOF) {
 		return nil, io.EOF
 	}
 	s.line++
-	line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+	line := bytes.TrimSuffix(bytes.TrimSuffix(s.buf, []byte("\n")), []byte("\r"))
 	if s.line == 1 {
 		line = bytes.TrimPrefix(line, []byte{0xEF, 0xBB, 0xBF})
 	}
+	if int64(len(line)) > s.maxLine {
+		return nil, s.tooLong()
+	}
 	s.last = line
 	return line, nil
+}
+
+// tooLong reports the line in s.buf as longer than the limit, keeping its start for the quarantine.
+func (s *jsonlSource) tooLong() error {
+	s.last = s.buf[:min(len(s.buf), maxRawBytes)]
+	return &source.ValueError{File: s.path, Line: s.line, Row: -1, Column: "(line)", Value: source.Truncate(string(s.last)),
+		Expected: fmt.Sprintf("a line of at most %d bytes: the line is longer; raise --max-record-bytes (MappingOptions.Limits.MaxRecordBytes) or split the record", s.maxLine)}
+}
+
+// skipLine consumes the rest of a line over the limit, through its line end.
+func (s *jsonlSource) skipLine() error {
+	for {
+		_, err := s.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		s.skipping = false
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("file %s: %w", s.path, err)
+		}
+		return nil
+	}
 }
 
 // object reads the next line as a JSON object.
@@ -73,7 +128,10 @@ func (s *jsonlSource) object() (*object, error) {
 	if !utf8.Valid(line) {
 		return nil, bad("UTF-8 text", nil)
 	}
-	doc, err := decodeJSON(line)
+	doc, err := decodeJSON(line, s.json)
+	if le, ok := err.(*jsonLimitError); ok {
+		return nil, bad(le.expected, le)
+	}
 	if err != nil {
 		return nil, bad("one well-formed JSON object per line", err)
 	}

@@ -21,12 +21,31 @@ type object struct {
 	vals []any
 }
 
+// jsonLimits bound one decoded JSON value: its nesting depth and the memory its values take.
+type jsonLimits struct {
+	depth  int   // deepest nesting of arrays and objects
+	budget int64 // bytes the decoded values may take, at source.ValueCost per value
+}
+
+func jsonLimitsOf(l source.Limits) jsonLimits {
+	return jsonLimits{depth: l.JSONDepth(), budget: l.RecordBytes()}
+}
+
+// jsonLimitError is a JSON value past a jsonLimits bound: expected says what the input should be,
+// the message what it is and what to do.
+type jsonLimitError struct{ expected, msg string }
+
+func (e *jsonLimitError) Error() string { return e.msg }
+
 // decodeJSON decodes exactly one JSON value from data: nil, bool, json.Number, string, []any or
-// *object. Duplicate object keys and trailing data are errors.
-func decodeJSON(data []byte) (any, error) {
+// *object. Duplicate object keys and trailing data are errors, and so (a *jsonLimitError) is nesting
+// deeper than lim.depth or more values than lim.budget allows: the decoder recurses once per level
+// and the values of a line of "[0,0,…" take 16 times its bytes.
+func decodeJSON(data []byte, lim jsonLimits) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec)
+	d := &jsonDecoder{dec: dec, lim: lim}
+	v, err := d.value(0)
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		// Never let io.EOF escape: readers take it for the end of the file.
 		return nil, errors.New("unexpected end of JSON input")
@@ -40,7 +59,27 @@ func decodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
+type jsonDecoder struct {
+	dec  *json.Decoder
+	lim  jsonLimits
+	used int64 // bytes charged for the values decoded so far
+}
+
+// charge counts one value (or object key) against the budget.
+func (d *jsonDecoder) charge() error {
+	if d.used += source.ValueCost; d.used <= d.lim.budget {
+		return nil
+	}
+	return &jsonLimitError{fmt.Sprintf("at most %d JSON values and keys in one record", d.lim.budget/source.ValueCost),
+		fmt.Sprintf("it holds more, which would take more than %d bytes of memory (%d per value) once decoded: raise --max-record-bytes (MappingOptions.Limits.MaxRecordBytes) or split the record",
+			d.lim.budget, source.ValueCost)}
+}
+
+func (d *jsonDecoder) value(depth int) (any, error) {
+	if err := d.charge(); err != nil {
+		return nil, err
+	}
+	dec := d.dec
 	tok, err := dec.Token()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -48,11 +87,15 @@ func decodeValue(dec *json.Decoder) (any, error) {
 		}
 		return nil, err
 	}
-	d, ok := tok.(json.Delim)
+	delim, ok := tok.(json.Delim)
 	if !ok {
 		return tok, nil
 	}
-	switch d {
+	if (delim == '{' || delim == '[') && depth >= d.lim.depth {
+		return nil, &jsonLimitError{fmt.Sprintf("JSON nested at most %d levels deep", d.lim.depth),
+			fmt.Sprintf("the value is nested deeper than %d levels: raise --max-json-depth (MappingOptions.Limits.MaxJSONDepth) or flatten it", d.lim.depth)}
+	}
+	switch delim {
 	case '{':
 		obj := &object{}
 		seen := map[string]bool{}
@@ -62,11 +105,14 @@ func decodeValue(dec *json.Decoder) (any, error) {
 				return nil, err
 			}
 			k := kt.(string)
+			if err := d.charge(); err != nil { // the key
+				return nil, err
+			}
 			if seen[k] {
 				return nil, fmt.Errorf("duplicate key %q in JSON object", k)
 			}
 			seen[k] = true
-			v, err := decodeValue(dec)
+			v, err := d.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
@@ -79,7 +125,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 	case '[':
 		arr := []any{}
 		for dec.More() {
-			v, err := decodeValue(dec)
+			v, err := d.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
@@ -90,7 +136,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 		}
 		return arr, nil
 	}
-	return nil, fmt.Errorf("unexpected %q", d)
+	return nil, fmt.Errorf("unexpected %q", delim)
 }
 
 // jsonText renders a decoded JSON value for messages.

@@ -22,6 +22,9 @@ func Open(ctx context.Context, fs fileio.FileIO, split source.Split, table *spec
 	if err := split.CheckFingerprint(info); err != nil {
 		return nil, err
 	}
+	if err := checkRegular(split.Path, opts.Limits); err != nil {
+		return nil, err
+	}
 	if split.RowStart < 0 {
 		return nil, fmt.Errorf("split %s: negative RowStart %d", split.Path, split.RowStart)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	pqfile "github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -30,12 +31,20 @@ type parquetReader struct {
 	// pending holds the input rows after a rejected one (they start at row), not yet converted.
 	skipBad bool
 	pending arrow.RecordBatch
+	// leaves are the Parquet columns read; skip the rows of the first row group read that come
+	// before the split.
+	leaves []int
+	skip   int64
+	// pages counts the decompressed pages and dictionaries held (arrow-go's page buffers), batch
+	// the Arrow data decoded by one rr.Next call; fromMemLimit says their limit is the Go memory limit.
+	pages, batch *budget
+	fromMemLimit bool
 }
 
 // footerRows returns the row count in a Parquet file's footer.
-func footerRows(path string, f fileio.File) (n int64, err error) {
+func footerRows(path string, f fileio.File, lim source.Limits) (n int64, err error) {
 	defer recoverFooter(path, f, &err) // n stays 0 on a panic
-	pf, err := openFooter(path, f)
+	pf, err := openFooter(path, f, lim)
 	if err != nil {
 		return 0, err
 	}
@@ -44,12 +53,15 @@ func footerRows(path string, f fileio.File) (n int64, err error) {
 
 func openParquet(ctx context.Context, split source.Split, f fileio.File, fields []spec.DataField, opts source.MappingOptions, mem memory.Allocator) (pr *parquetReader, err error) {
 	path := split.Path
+	limit, fromMemLimit := opts.Limits.DecodedBytes()
+	pages, batch := newBudget(mem, limit), newBudget(mem, limit)
 	defer recoverFooter(path, f, &err) // pr stays nil on a panic
-	pf, err := openFooter(path, f)
+	pf, err := openFooter(path, f, opts.Limits, pqfile.WithReadProps(parquet.NewReaderProperties(pages)))
 	if err != nil {
 		return nil, err
 	}
-	r := &parquetReader{split: split, f: f, pf: pf, row: split.RowStart, end: pf.NumRows(), skipBad: opts.SkipBadRows}
+	r := &parquetReader{split: split, f: f, pf: pf, row: split.RowStart, end: pf.NumRows(), skipBad: opts.SkipBadRows,
+		pages: pages, batch: batch, fromMemLimit: fromMemLimit}
 	fail := func(err error) (*parquetReader, error) {
 		_ = r.closeParquet()
 		return nil, err
@@ -63,7 +75,7 @@ func openParquet(ctx context.Context, split source.Split, f fileio.File, fields 
 	if split.RowStart > pf.NumRows() {
 		return fail(fmt.Errorf("file %s has %d rows but the split starts at row %d: the file changed since planning", path, pf.NumRows(), split.RowStart))
 	}
-	fr, schema, err := parquetArrowSchema(path, pf, pqarrow.ArrowReadProperties{BatchSize: int64(batchRows)}, mem)
+	fr, schema, err := parquetArrowSchema(path, pf, pqarrow.ArrowReadProperties{BatchSize: int64(batchRows)}, batch)
 	if err != nil {
 		return fail(err)
 	}
@@ -71,25 +83,123 @@ func openParquet(ctx context.Context, split source.Split, f fileio.File, fields 
 	if err != nil {
 		return fail(err)
 	}
-	var leaves []int
 	for _, j := range full.Used() {
-		leaves = appendLeaves(leaves, &fr.Manifest.Fields[j])
+		r.leaves = appendLeaves(r.leaves, &fr.Manifest.Fields[j])
 	}
-	if len(leaves) == 0 {
+	if len(r.leaves) == 0 {
 		return fail(fmt.Errorf("file %s: no input column matches a table column: check the file against the table schema", path))
 	}
-	if r.rr, err = fr.GetRecordReader(ctx, leaves, nil); err != nil {
-		return fail(fmt.Errorf("file %s: %w", path, err))
-	}
-	if r.m, err = source.NewArrowMapping(path, r.rr.Schema(), fields, opts, mem); err != nil {
+	groups, skip := r.rowGroups()
+	if err := r.checkRowGroups(groups); err != nil {
 		return fail(err)
 	}
-	if split.RowStart > 0 && split.RowStart < pf.NumRows() {
-		if err := r.rr.SeekToRow(split.RowStart); err != nil {
-			return fail(fmt.Errorf("file %s: seek to row %d: %w", path, split.RowStart, err))
+	if len(groups) > 0 {
+		if r.rr, err = fr.GetRecordReader(ctx, r.leaves, groups); err != nil {
+			return fail(fmt.Errorf("file %s: %w", path, err))
 		}
 	}
+	if pages.over.Load() || batch.over.Load() { // an allocation off this goroutine went past the budget
+		return fail(r.overBudgetError())
+	}
+	if r.rr != nil {
+		if r.m, err = source.NewArrowMapping(path, r.rr.Schema(), fields, opts, mem); err != nil {
+			return fail(err)
+		}
+	}
+	r.skip = skip
 	return r, nil
+}
+
+// rowGroups returns the row groups holding the split's rows and how many rows of the first come
+// before the split. Reading only those (instead of seeking) keeps every decode on the caller's
+// goroutine, where the budget can stop it.
+func (r *parquetReader) rowGroups() (groups []int, skip int64) {
+	md := r.pf.MetaData()
+	var first int64
+	for g := 0; g < md.NumRowGroups() && first < r.end; g++ {
+		n := md.RowGroup(g).NumRows()
+		if first+n > r.row {
+			if len(groups) == 0 {
+				skip = r.row - first
+			}
+			groups = append(groups, g)
+		}
+		first += n
+	}
+	return groups, skip
+}
+
+// checkRowGroups refuses, before reading, a row group whose projected column chunks lie outside the
+// file (corrupt) or take more than the budget compressed: a row group's chunks are read into
+// memory whole.
+func (r *parquetReader) checkRowGroups(groups []int) error {
+	md := r.pf.MetaData()
+	size := r.f.Size()
+	for _, g := range groups {
+		rg := md.RowGroup(g)
+		var sum, biggest int64
+		col := ""
+		for _, c := range r.leaves {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				return fmt.Errorf("file %s: %w: Parquet row group %d, column %d: %v; %s", r.split.Path, spec.ErrCorrupt, g, c, err, reExport)
+			}
+			start := cc.DataPageOffset()
+			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 {
+				start = min(start, cc.DictionaryPageOffset())
+			}
+			n := cc.TotalCompressedSize()
+			if start < 0 || n < 0 || start+n > size {
+				return fmt.Errorf("file %s (%d bytes): %w: Parquet row group %d, column %q: its chunk at bytes %d..%d is not inside the file; %s",
+					r.split.Path, size, spec.ErrCorrupt, g, cc.PathInSchema().String(), start, start+n, reExport)
+			}
+			if sum += n; n > biggest {
+				biggest, col = n, cc.PathInSchema().String()
+			}
+		}
+		if sum > r.pages.limit {
+			return fmt.Errorf("file %s: Parquet row group %d (%d rows): the columns read take %d bytes compressed (column %q %d), more than %s: %s",
+				r.split.Path, g, rg.NumRows(), sum, col, biggest, r.budgetText(), r.budgetAdvice())
+		}
+	}
+	return nil
+}
+
+// budgetText names the decode budget and where it comes from.
+func (r *parquetReader) budgetText() string {
+	if r.fromMemLimit {
+		return fmt.Sprintf("%d bytes, the memory limit (--memory-limit, the Go memory limit)", r.pages.limit)
+	}
+	return fmt.Sprintf("%d bytes, the decode budget (MappingOptions.Limits.MaxDecodedBytes)", r.pages.limit)
+}
+
+func (r *parquetReader) budgetAdvice() string {
+	return "re-export the file with smaller row groups (or pages), or raise --memory-limit if the file is trusted"
+}
+
+// overBudgetError explains a decode stopped by the budget, naming the row group being read and its
+// largest projected column (as the footer declares it uncompressed).
+func (r *parquetReader) overBudgetError() error {
+	md := r.pf.MetaData()
+	col, biggest := "", int64(-1)
+	g, first := 0, int64(0)
+	for ; g < md.NumRowGroups(); g++ {
+		if n := md.RowGroup(g).NumRows(); r.row < first+n {
+			break
+		}
+		first += md.RowGroup(g).NumRows()
+	}
+	if g < md.NumRowGroups() {
+		rg := md.RowGroup(g)
+		for _, c := range r.leaves {
+			if cc, err := rg.ColumnChunk(c); err == nil && cc.TotalUncompressedSize() > biggest {
+				biggest, col = cc.TotalUncompressedSize(), cc.PathInSchema().String()
+			}
+		}
+	}
+	return fmt.Errorf("file %s, rows from %d: decoding Parquet %s, column %q (%d bytes uncompressed, per the footer): "+
+		"more than %s decompressed or decoded at once (a decompression bomb, or row groups too large for the memory limit): %s",
+		r.split.Path, r.row+1, rowGroupBytes(r.pf, r.row), col, biggest, r.budgetText(), r.budgetAdvice())
 }
 
 func appendLeaves(out []int, f *pqarrow.SchemaField) []int {
@@ -105,10 +215,16 @@ func appendLeaves(out []int, f *pqarrow.SchemaField) []int {
 // Next implements source.Reader.
 func (r *parquetReader) Next(ctx context.Context) (b *source.Batch, err error) {
 	defer func() {
-		if p := recover(); p != nil { // arrow-go may panic on corrupt pages
-			b, err = nil, fmt.Errorf("file %s, rows from %d: %w: Parquet decoder failed in %s: %v; %s", r.split.Path, r.row+1, spec.ErrCorrupt,
-				rowGroupBytes(r.pf, r.row), p, reExport)
-			r.err = err
+		if p := recover(); p != nil { // arrow-go may panic on corrupt pages; the budget panics past its limit
+			r.pages.armed.Store(false)
+			r.batch.armed.Store(false)
+			if _, over := p.(*overBudget); over {
+				err = r.overBudgetError()
+			} else {
+				err = fmt.Errorf("file %s, rows from %d: %w: Parquet decoder failed in %s: %v; %s", r.split.Path, r.row+1, spec.ErrCorrupt,
+					rowGroupBytes(r.pf, r.row), p, reExport)
+			}
+			b, r.err = nil, err
 		}
 	}()
 	if r.err != nil {
@@ -128,22 +244,44 @@ func (r *parquetReader) Next(ctx context.Context) (b *source.Batch, err error) {
 		r.err = io.EOF
 		return nil, io.EOF
 	}
-	if !r.rr.Next() {
-		r.err = r.rr.Err()
-		if r.err == nil || errors.Is(r.err, io.EOF) {
-			r.err = fmt.Errorf("file %s ended at row %d before row %d: the file changed since planning", r.split.Path, r.row, r.end)
-		} else {
-			r.err = fmt.Errorf("file %s, rows from %d: reading Parquet %s: %w; if the file is damaged or truncated, re-export or re-copy it, then run the same command again",
-				r.split.Path, r.row+1, rowGroupBytes(r.pf, r.row), r.err)
+	var rec arrow.RecordBatch
+	for rec == nil {
+		if !r.read() {
+			r.err = r.rr.Err()
+			if r.err == nil || errors.Is(r.err, io.EOF) {
+				r.err = fmt.Errorf("file %s ended at row %d before row %d: the file changed since planning", r.split.Path, r.row, r.end)
+			} else {
+				r.err = fmt.Errorf("file %s, rows from %d: reading Parquet %s: %w; if the file is damaged or truncated, re-export or re-copy it, then run the same command again",
+					r.split.Path, r.row+1, rowGroupBytes(r.pf, r.row), r.err)
+			}
+			return nil, r.err
 		}
-		return nil, r.err
+		rec = r.rr.RecordBatch()
+		if n := rec.NumRows(); r.skip >= n { // rows of the first row group before the split
+			r.skip -= n
+			rec = nil
+		} else if r.skip > 0 {
+			rec = rec.NewSlice(r.skip, n)
+			defer rec.Release()
+			r.skip = 0
+		}
 	}
-	rec := r.rr.RecordBatch()
 	if n := rec.NumRows(); r.row+n > r.end {
 		rec = rec.NewSlice(0, r.end-r.row)
 		defer rec.Release()
 	}
 	return r.convert(rec)
+}
+
+// read decodes the next batch with the budgets armed: past either, it panics with *overBudget.
+func (r *parquetReader) read() bool {
+	r.batch.live.Store(0) // the batch budget is per call: earlier batches belong to the caller
+	r.pages.armed.Store(true)
+	r.batch.armed.Store(true)
+	ok := r.rr.Next()
+	r.pages.armed.Store(false)
+	r.batch.armed.Store(false)
+	return ok
 }
 
 // convert maps input rows starting at r.row to the table's shape. With skipBad, the first row that
@@ -190,8 +328,10 @@ func inputRowValues(rec arrow.RecordBatch, i int) map[string]any {
 	return vals
 }
 
-// closeParquet releases the record reader; r.f stays open (pf.Close would close it).
+// closeParquet releases the record reader; r.f stays open (pf.Close would close it). A reader a
+// decoder panic left inconsistent may panic again here: that is ignored.
 func (r *parquetReader) closeParquet() error {
+	defer func() { _ = recover() }()
 	if r.pending != nil {
 		r.pending.Release()
 		r.pending = nil

@@ -30,8 +30,15 @@ func FormatOf(path string) string {
 // fs (path.Match per element, see globRemote) and its matches keep the location as given. format
 // is "parquet", "csv", "jsonl", or "" to choose by extension. Local paths become absolute. Each split records the file's size and modification time
 // (read through fs) and, for Parquet, RowCount = the footer's row count; text splits have
-// RowCount -1. It fails when nothing matches, naming the glob.
+// RowCount -1. It fails when nothing matches, naming the glob. Plan applies the default Limits.
 func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.Split, error) {
+	return PlanWith(ctx, fs, glob, format, source.Limits{})
+}
+
+// PlanWith is Plan with limits: a local match that is not a regular file (a device, FIFO or
+// socket) is refused unless lim.AllowNonRegular, and a Parquet footer longer than
+// lim.FooterBytes() or declaring more than lim.Columns() columns is refused before it is decoded.
+func PlanWith(ctx context.Context, fs fileio.FileIO, glob, format string, lim source.Limits) ([]source.Split, error) {
 	switch format {
 	case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
 	default:
@@ -63,6 +70,9 @@ func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.
 		if info.IsDir {
 			continue
 		}
+		if err := checkRegular(abs, lim); err != nil {
+			return nil, err
+		}
 		f := format
 		if f == "" {
 			if f = FormatOf(abs); f == "" {
@@ -71,7 +81,7 @@ func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.
 		}
 		s := source.Split{Path: abs, Format: f, Size: info.Size, ModTimeUnixNano: info.ModTime.UnixNano(), RowCount: -1}
 		if f == source.FormatParquet {
-			if s.RowCount, err = parquetRows(ctx, fs, abs); err != nil {
+			if s.RowCount, err = parquetRows(ctx, fs, abs, lim); err != nil {
 				return nil, err
 			}
 		}
@@ -88,11 +98,11 @@ func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.
 	return splits, nil
 }
 
-func parquetRows(ctx context.Context, fs fileio.FileIO, path string) (int64, error) {
+func parquetRows(ctx context.Context, fs fileio.FileIO, path string, lim source.Limits) (int64, error) {
 	f, err := fs.Open(ctx, path)
 	if err != nil {
 		return 0, fmt.Errorf("input file %s: %w", path, err)
 	}
 	defer f.Close()
-	return footerRows(path, f)
+	return footerRows(path, f, lim)
 }
