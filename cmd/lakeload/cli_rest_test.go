@@ -94,7 +94,7 @@ func TestRESTLoadReadByJavaAndPypaimon(t *testing.T) {
 		t.Errorf("snapshot-1 (the load's) has no properties (the window marker): %s", b)
 	}
 	out := ok(t, restArgs(srv, "status", "shop.orders", "--job", "j1")...)
-	if !strings.Contains(out, "(finished)") || !strings.Contains(out, "published") {
+	if !strings.Contains(out, "State:      finished") || !strings.Contains(out, "published") {
 		t.Errorf("status of j1 does not report its commit:\n%s", out)
 	}
 }
