@@ -109,7 +109,7 @@ func MapColumns(file string, names []string, fields []spec.DataField, opts Mappi
 			cm.Op = j
 		case i < 0:
 			if !opts.IgnoreExtra {
-				return nil, fmt.Errorf("file %s: input column %q matches no table column: remove it, add it to the table, or ignore extra columns (--ignore-extra-columns, MappingOptions.IgnoreExtra)", file, name)
+				return nil, fmt.Errorf("file %s: input column %q matches no table column: remove it, add it to the table, or ignore extra columns (--ignore-extra-columns)", file, name)
 			}
 			cm.Ignored = append(cm.Ignored, name)
 		case cm.Input[i] >= 0:

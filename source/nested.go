@@ -64,7 +64,7 @@ func newNestedCaster(env castEnv, in arrow.DataType, t spec.DataType, out arrow.
 			}
 			switch {
 			case i < 0 && !env.ignoreExtra:
-				return nil, fmt.Errorf("input row field %q matches no field of the table's ROW: remove it or ignore extra columns (--ignore-extra-columns, MappingOptions.IgnoreExtra)", f.Name)
+				return nil, fmt.Errorf("input row field %q matches no field of the table's ROW: remove it or ignore extra columns (--ignore-extra-columns)", f.Name)
 			case i < 0:
 			case src[i] >= 0:
 				return nil, fmt.Errorf("input row fields %q and %q both match row field %q", is.Field(src[i]).Name, f.Name, t.Fields[i].Name)

@@ -172,7 +172,7 @@ func (s *jsonlSource) readRow(sink *rowSink) error {
 			op, hasOp = obj.vals[j], true
 		case i < 0:
 			if !s.opts.IgnoreExtra {
-				return fmt.Errorf("file %s, line %d: key %q matches no table column: remove it, add it to the table, or ignore extra columns (--ignore-extra-columns, MappingOptions.IgnoreExtra)", s.path, s.line, k)
+				return fmt.Errorf("file %s, line %d: key %q matches no table column: remove it, add it to the table, or ignore extra columns (--ignore-extra-columns)", s.path, s.line, k)
 			}
 		case s.set[i]:
 			return fmt.Errorf("file %s, line %d: two keys match table column %q: keep one", s.path, s.line, s.fields[i].Name)
