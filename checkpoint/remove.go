@@ -9,8 +9,18 @@ import (
 	"github.com/lakeload/lakeload/fileio"
 )
 
-// ErrNoJob is wrapped by Remove's error when there is nothing at the store's root.
+// ErrNoJob is wrapped by Remove's error when there is nothing at the store's root, and by the
+// errors of commands asked about a job that has no job record (job.Abort, the CLI's status).
 var ErrNoJob = errors.New("checkpoint: no job store")
+
+// NoJobError returns an error with the given message that matches ErrNoJob (errors.Is) without
+// repeating its text: for messages that already say there is no such job.
+func NoJobError(format string, args ...any) error { return noJobError(fmt.Sprintf(format, args...)) }
+
+type noJobError string
+
+func (e noJobError) Error() string        { return string(e) }
+func (e noJobError) Is(target error) bool { return target == ErrNoJob }
 
 // ErrNotJobStore is wrapped by Remove's refusal of a directory that is not the store of the job it
 // was asked to remove: its job.json names another job or table, or it has none and holds more than

@@ -692,7 +692,7 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 	if st, err := store.Load(ctx); err != nil {
 		return err
 	} else if _, ok := st.Job(); !ok {
-		return fmt.Errorf("no job %s in %s", name, store.Root())
+		return checkpoint.NoJobError("no job %s in %s: check --job and --checkpoint ('lakeload jobs list' shows the table's jobs in the default location)", name, store.Root())
 	}
 	lease, err := d.acquireLease(ctx)
 	if err != nil {
@@ -704,7 +704,7 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 		return err
 	}
 	if _, ok := st.Job(); !ok { // forgotten meanwhile
-		return fmt.Errorf("no job %s in %s", name, store.Root())
+		return checkpoint.NoJobError("no job %s in %s: check --job and --checkpoint ('lakeload jobs list' shows the table's jobs in the default location)", name, store.Root())
 	}
 	if dr, done := st.Done(); done {
 		if dr.Aborted {

@@ -147,7 +147,7 @@ func TestNoPhantomJobs(t *testing.T) {
 	cat := catalog.New(local.New(), wh)
 
 	fails(t, exitInput, []string{"matches no files"}, loadArgs(wh, fx, filepath.Join(in, "nothing-*.csv"), "empty")...)
-	fails(t, exitFailure, []string{"no job nope"}, cmdArgs([]string{"job", "abort"}, tbl(wh, name, "--job", "nope"))...)
+	fails(t, exitTable, []string{"no job nope"}, cmdArgs([]string{"job", "abort"}, tbl(wh, name, "--job", "nope"))...)
 	for _, job := range []string{"empty", "nope"} {
 		if _, err := os.Stat(jobStorePath(cat, fx.Ident(), job)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("job %s left a store behind (%v)", job, err)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job"
-	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/spf13/cobra"
 )
 
@@ -93,7 +92,7 @@ func newStatusCommand() *cobra.Command {
 			}
 			jr, ok := st.Job()
 			if !ok {
-				return fmt.Errorf("%w: no job %s for table %s (store %s)", catalog.ErrTableNotExist, jf.name, id, store.Root())
+				return noJobError(jf.name, id.String(), store.Root(), "")
 			}
 			if err := checkJobTable(ctx, cat.FS, jr); err != nil {
 				return err // what the store says was loaded is not in the table
@@ -323,8 +322,7 @@ it is left and listed. Any other directory (a mistyped --checkpoint) is refused 
 			removal, err := job.Forget(ctx, t, cat.TablePath(id), store, jf.name)
 			switch {
 			case errors.Is(err, checkpoint.ErrNoJob):
-				return fmt.Errorf("%w: no job %s for table %s (store %s): nothing to forget; check --job and --checkpoint "+
-					"('lakeload jobs list' shows the jobs in the default location)", catalog.ErrTableNotExist, jf.name, id, store.Root())
+				return noJobError(jf.name, id.String(), store.Root(), "nothing to forget; ")
 			case errors.Is(err, checkpoint.ErrNotJobStore):
 				return usageError{err}
 			case err != nil:
@@ -338,4 +336,11 @@ it is left and listed. Any other directory (a mistyped --checkpoint) is refused 
 	jf.register(forget)
 	c.AddCommand(forget)
 	return c
+}
+
+// noJobError is the error of a command naming a job that has no job record (exit 4), with what to
+// check.
+func noJobError(name, table, root, what string) error {
+	return checkpoint.NoJobError("no job %s for table %s (store %s): %scheck --job and --checkpoint ('lakeload jobs list' shows "+
+		"the table's jobs in the default location)", name, table, root, what)
 }

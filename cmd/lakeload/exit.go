@@ -20,7 +20,7 @@ const (
 	exitFailure     = 1   // unexpected failure (I/O, corrupt table, bug)
 	exitUsage       = 2   // bad command line (also a load whose table, input or options differ from the job's)
 	exitInput       = 3   // bad input data: a file, row or value is at fault
-	exitTable       = 4   // table missing, already present, or not supported (also a value in its files lakeload cannot represent); or table drop of a table that still has load jobs
+	exitTable       = 4   // table (or the named job) missing, already present, or not supported (also a value in its files lakeload cannot represent); or table drop of a table that still has load jobs
 	exitConflict    = 5   // commit conflict with another writer; running again re-plans
 	exitBusy        = 6   // the job is run by another live runner (its lease; stop it or use --takeover), or this runner was overtaken by one while it was stopped (nothing is lost)
 	exitAttention   = 7   // recovery stopped (the table or checkpoint store needs a person; the message says what to do), the job was aborted, its table was dropped and created again since the job was created, or its checkpoint store vanished during the run
@@ -55,7 +55,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitUsage
 	case errors.As(err, &ie):
 		return exitInput
-	case errors.Is(err, catalog.ErrTableNotExist), errors.Is(err, catalog.ErrTableExist),
+	case errors.Is(err, catalog.ErrTableNotExist), errors.Is(err, catalog.ErrTableExist), errors.Is(err, checkpoint.ErrNoJob),
 		errors.Is(err, catalog.ErrDatabaseNotExist), errors.Is(err, catalog.ErrBadName),
 		errors.Is(err, write.ErrUnsupportedTable), errors.Is(err, compact.ErrUnsupported), errors.Is(err, errTableHasJobs),
 		errors.Is(err, parquet.ErrUnrepresentable), // e.g. a Java INT96 timestamp beyond int64 nanoseconds

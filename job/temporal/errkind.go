@@ -29,6 +29,8 @@ var errorKinds = []errorKind{
 	{"lakeload.Stop", checkpoint.ErrStop, false},
 	{"lakeload.Corrupt", checkpoint.ErrCorrupt, false},
 	{"lakeload.Aborted", job.ErrAborted, false},
+	{"lakeload.NoJob", checkpoint.ErrNoJob, false},
+	{"lakeload.JobChanged", checkpoint.ErrJobChanged, false}, // the run's options differ from the job's
 	{"lakeload.TableNotExist", catalog.ErrTableNotExist, false},
 	{"lakeload.DatabaseNotExist", catalog.ErrDatabaseNotExist, false},
 	{"lakeload.BadName", catalog.ErrBadName, false},
