@@ -25,7 +25,9 @@ func TestCompactionOfFilesManyBatchesLong(t *testing.T) {
 				cs = append(cs, del(id, "a"))
 				continue
 			}
-			cs = append(cs, ins(id, fmt.Sprintf("r%d-%d", r, k), "a"))
+			// A few incompressible bytes per value: the files must outgrow target-file-size when
+			// merged (several outputs) but not one round's level-0 file.
+			cs = append(cs, ins(id, fmt.Sprintf("r%d-%d-%06x", r, k, (uint32(k)*2654435761)>>8), "a"))
 		}
 		commitChanges(t, tbl, m, cs)
 	}

@@ -364,7 +364,7 @@ func TestRefusedWrites(t *testing.T) {
 		{"cross-partition dynamic bucket", [][2]string{{"p", "STRING"}, {"k", "INT"}, {"v", "STRING"}}, []string{"p"}, []string{"k"}, nil, []string{"bucket=-1", "add p to the primary key", "'bucket'='4'"}},
 		{"bad target-row-num", kv, nil, []string{"k"}, map[string]string{"dynamic-bucket.target-row-num": "0"}, []string{"dynamic-bucket.target-row-num", "positive"}},
 		{"deletion vectors", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"}, []string{"deletion-vectors.enabled", "without deletion vectors"}},
-		{"first-row", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "merge-engine": "first-row"}, []string{"merge-engine=first-row", "use deduplicate"}},
+		{"first-row", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "merge-engine": "first-row"}, []string{"merge-engine=first-row", "lakeload load", "deduplicate, partial-update or aggregation"}},
 		{"changelog input", kv, nil, []string{"k"}, map[string]string{"bucket": "1", "changelog-producer": "input"}, []string{"changelog-producer=input", "use 'none'"}},
 		{"orc", kv, nil, nil, map[string]string{"file.format": "orc"}, []string{"file.format=orc", "'file.format'='parquet'"}},
 		{"bucket function mod", kv, nil, []string{"k"}, map[string]string{"bucket": "2", "bucket-function.type": "mod"}, []string{"bucket-function.type=mod", "'default'"}},

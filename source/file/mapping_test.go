@@ -34,7 +34,7 @@ func TestMissingAndExtraColumns(t *testing.T) {
 	for name, content := range extra {
 		p := writeFile(t, dir, name, content)
 		_, err := readAll(t, split(t, p), tbl, source.MappingOptions{})
-		wantErr(t, err, name, `"color"`, "matches no table column", "IgnoreExtra")
+		wantErr(t, err, name, `"color"`, "matches no table column", "--ignore-extra-columns")
 		b := readOne(t, p, tbl, source.MappingOptions{IgnoreExtra: true})
 		if b.Record.NumCols() != 3 || col(t, b, "id").(*array.Int64).Value(0) != 1 {
 			t.Errorf("%s: IgnoreExtra result wrong: %v", name, b.Record)
