@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/job"
@@ -20,6 +21,7 @@ func newWriteCommand() *cobra.Command {
 	var (
 		tf tableFlags
 		in inputFlags
+		lf logFlags
 	)
 	c := &cobra.Command{
 		Use:   "write",
@@ -30,13 +32,19 @@ the file, line (or Parquet row) and column, and the data files already written a
 interrupted write can simply be run again; it does not resume.
 
 With --op-column, that input column holds each row's kind: +I, -U, +U, -D (or insert, update_before,
-update_after, delete); -U/-D rows delete their key from primary-key tables.`,
+update_after, delete); -U/-D rows delete their key from primary-key tables.
+
+While it works, the progress (files and rows written, rate, ETA) is a line on stderr redrawn every
+second on a terminal, otherwise a log line every --progress-interval and one at the end.`,
 		Example: `  lakeload write --warehouse /data/wh --table shop.orders --from 'in/*.parquet'
   lakeload write --warehouse /data/wh --table shop.orders --from changes.csv --op-column op
   lakeload write --warehouse /data/wh --table shop.events --from 'events/*.jsonl' --format jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			if err := lf.check(); err != nil {
+				return err
+			}
 			cat, id, err := tf.open()
 			if err != nil {
 				return err
@@ -61,20 +69,25 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
-			var rows int64
+			live := newWriteLive(splits)
+			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
+			display.start()
+			succeeded := false
+			defer func() { display.finish(succeeded) }()
 			for _, sp := range splits {
-				n, err := writeSplit(cmd, w, inFS, sp, t.Schema, opts)
-				rows += n
-				if err != nil {
+				if err := writeSplit(cmd, w, inFS, sp, t.Schema, opts, &live.rows); err != nil {
 					_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 					return err
 				}
+				live.fileDone(sp)
 			}
+			live.phase.set(writePhaseFlushing)
 			msgs, err := w.PrepareWith(ctx, job.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
 			if err != nil {
 				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err
 			}
+			live.phase.set(writePhaseCommitting)
 			files := 0
 			for _, m := range msgs {
 				files += len(m.NewFiles)
@@ -85,6 +98,9 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
+			succeeded = true
+			display.finish(true)
+			rows := live.rows.Load()
 			out := cmd.OutOrStdout()
 			if res.SnapshotID == 0 {
 				fmt.Fprintf(out, "no rows in %d input files; nothing committed\n", len(splits))
@@ -97,30 +113,33 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 	}
 	tf.register(c)
 	in.register(c)
+	lf.register(c)
 	return c
 }
 
-func writeSplit(cmd *cobra.Command, w *write.Writer, fs anyFS, sp source.Split, schema schemaT, opts source.MappingOptions) (int64, error) {
+// writeSplit writes the rows of one input split, adding them to rows batch by batch (the live
+// counter of the progress display).
+func writeSplit(cmd *cobra.Command, w *write.Writer, fs anyFS, sp source.Split, schema schemaT, opts source.MappingOptions, rows *atomic.Int64) error {
 	ctx := cmd.Context()
 	r, err := file.Open(ctx, fs, sp, schema, opts)
 	if err != nil {
-		return 0, inputError{err}
+		return inputError{err}
 	}
 	defer r.Close()
-	var rows int64
 	for {
 		b, err := r.Next(ctx)
 		if errors.Is(err, io.EOF) {
-			return rows, nil
+			return nil
 		}
 		if err != nil {
-			return rows, inputError{err}
+			return inputError{err}
 		}
 		err = w.Write(ctx, b.Record, b.Kinds)
-		rows += b.Record.NumRows()
+		n := b.Record.NumRows()
 		b.Record.Release()
 		if err != nil {
-			return rows, fmt.Errorf("%s: %w", sp.Path, err)
+			return fmt.Errorf("%s: %w", sp.Path, err)
 		}
+		rows.Add(n)
 	}
 }
