@@ -56,7 +56,10 @@ written, rate, ETA) is a line on stderr redrawn every second on a terminal, othe
 			var live compactLive
 			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
 			display.start()
-			r, err := compact.Run(ctx, t, compact.Options{Partition: parts, Full: full, Progress: live.report})
+			r, err := compact.Run(ctx, t, compact.Options{Partition: parts, Full: full, Progress: func(p compact.Progress) {
+				live.report(p)
+				display.poke()
+			}})
 			display.finish(err == nil)
 			if err != nil {
 				return err

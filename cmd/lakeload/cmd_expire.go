@@ -76,8 +76,8 @@ terminal, otherwise a log line every --progress-interval and one at the end.`,
 			}
 			o.DryRun = dryRun
 			live := &maintainLive{command: "expire", dryRun: dryRun}
-			o.Progress = live.report
 			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
+			o.Progress = func(p maintain.Progress) { live.report(p); display.poke() }
 			display.start()
 			res, err := maintain.Expire(ctx, t, o)
 			display.finish(err == nil)

@@ -61,7 +61,7 @@ deleted) is a line on stderr redrawn every second on a terminal, otherwise a log
 			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
 			display.start()
 			res, err := maintain.CleanOrphansWith(ctx, t, maintain.OrphanOptions{OlderThan: time.Now().Add(-olderThan), DryRun: dryRun,
-				Protected: protected, Progress: live.report})
+				Protected: protected, Progress: func(p maintain.Progress) { live.report(p); display.poke() }})
 			display.finish(err == nil)
 			if err != nil {
 				return err

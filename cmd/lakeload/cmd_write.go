@@ -99,6 +99,7 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 				return err
 			}
 			succeeded = true
+			live.phase.set(writePhaseDone)
 			display.finish(true)
 			rows := live.rows.Load()
 			out := cmd.OutOrStdout()

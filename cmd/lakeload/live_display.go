@@ -24,6 +24,7 @@ type liveDisplay struct {
 	attrs    func(elapsed time.Duration) []any
 
 	mu       sync.Mutex // serialises drawing
+	lastDraw time.Time
 	stop     func()
 	finished sync.Once
 }
@@ -39,6 +40,25 @@ func (d *liveDisplay) draw() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	_, _ = io.WriteString(d.w, "\r"+d.line(time.Since(d.started))+"\x1b[K")
+	d.lastDraw = time.Now()
+}
+
+// pokeEvery is the least time between two draws of poke.
+const pokeEvery = 200 * time.Millisecond
+
+// poke redraws the terminal line now, unless it was drawn less than pokeEvery ago: the command
+// calls it when its counters move (e.g. after each bucket compacted), so that the line follows the
+// work more closely than the once-a-second redraw.
+func (d *liveDisplay) poke() {
+	if !d.tty {
+		return
+	}
+	d.mu.Lock()
+	recent := time.Since(d.lastDraw) < pokeEvery
+	d.mu.Unlock()
+	if !recent {
+		d.draw()
+	}
 }
 
 // log logs one progress line.

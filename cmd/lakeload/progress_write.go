@@ -26,6 +26,7 @@ const (
 	writePhaseReading    = "writing"
 	writePhaseFlushing   = "flushing buckets"
 	writePhaseCommitting = "committing"
+	writePhaseDone       = "committed"
 )
 
 func newWriteLive(splits []source.Split) *writeLive {

@@ -27,7 +27,7 @@ const scanGCPercent = 200
 // writeColumnarScan writes the planned rows to w as an Arrow IPC stream (format "arrow") or one
 // Parquet file (format "parquet", zstd, Arrow types of parquet.ArrowType), at most limit rows
 // (0 = all). Rows come from read.Records, so files that need no merge are never turned into rows.
-// Rows written are added to written batch by batch (the live counter of the progress display).
+// written holds the rows written so far, updated batch by batch (the live counter of the progress display).
 func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w io.Writer, format string, limit int64, written *atomic.Int64) error {
 	var (
 		write  func(arrow.RecordBatch) error
