@@ -14,6 +14,7 @@ func newCompactCommand() *cobra.Command {
 		tf        tableFlags
 		partition string
 		full      bool
+		lf        logFlags
 	)
 	c := &cobra.Command{
 		Use:   "compact",
@@ -25,12 +26,19 @@ compaction.max-size-amplification-percent, compaction.size-ratio); --full rewrit
 highest level. For deletion-vector and first-row tables, whose level-0 files Java's batch reads skip, every
 bucket with level-0 files is rewritten in full, which makes its rows visible. Append tables: small files are
 merged once there are compaction.min.file-num of them. If another writer changes the same files meanwhile,
-compact starts again from a fresh scan (exit code 5 after 3 conflicts).`,
+compact starts again from a fresh scan (exit code 5 after 3 conflicts).
+
+While it works, the progress (buckets and rows compacted of the total, per partition, bytes read and
+written, rate, ETA) is a line on stderr redrawn every second on a terminal, otherwise a log line every
+--progress-interval and one at the end. The buckets compacted are listed on stdout at the end.`,
 		Example: `  lakeload compact --warehouse /data/wh --table shop.orders
   lakeload compact --warehouse /data/wh --table shop.orders --partition dt=2024-06-12 --full`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			if err := lf.check(); err != nil {
+				return err
+			}
 			parts, err := parsePartitionSpec(partition)
 			if err != nil {
 				return usageError{err}
@@ -45,7 +53,14 @@ compact starts again from a fresh scan (exit code 5 after 3 conflicts).`,
 						k, id, strings.Join(t.Schema.PartitionKeys, ", "))}
 				}
 			}
-			r, err := compact.Run(ctx, t, compact.Options{Partition: parts, Full: full})
+			var live compactLive
+			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
+			display.start()
+			r, err := compact.Run(ctx, t, compact.Options{Partition: parts, Full: full, Progress: func(p compact.Progress) {
+				live.report(p)
+				display.poke()
+			}})
+			display.finish(err == nil)
 			if err != nil {
 				return err
 			}
@@ -69,6 +84,7 @@ compact starts again from a fresh scan (exit code 5 after 3 conflicts).`,
 	tf.register(c)
 	c.Flags().StringVar(&partition, "partition", "", "compact only this partition, as column=value[,column=value…] (values as in directory names)")
 	c.Flags().BoolVar(&full, "full", false, "rewrite every bucket into the highest level")
+	lf.register(c)
 	return c
 }
 

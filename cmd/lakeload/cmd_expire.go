@@ -16,6 +16,7 @@ func newExpireCommand() *cobra.Command {
 		olderThan  time.Duration
 		maxDeletes int
 		dryRun     bool
+		lf         logFlags
 	)
 	c := &cobra.Command{
 		Use:   "expire",
@@ -27,13 +28,18 @@ so expiry never removes what the job still needs). Defaults come from the table 
 (10), snapshot.num-retained.max (unlimited), snapshot.time-retained (1h) and snapshot.expire.limit (50). Consumers
 not updated for consumer.expiration-time (if set) are deleted first. Data files are deleted only when a later
 snapshot removed them and no retained snapshot or tag uses them. Time travel to an expired snapshot fails.
-If it is interrupted, run it again: it finishes the work.`,
+If it is interrupted, run it again: it finishes the work. While it works, the progress (the step, its
+snapshots done of the total, files examined and deleted) is a line on stderr redrawn every second on a
+terminal, otherwise a log line every --progress-interval and one at the end.`,
 		Example: `  lakeload expire --warehouse /data/wh --table shop.orders --dry-run
   lakeload expire --warehouse /data/wh --table shop.orders --retain-min 3 --older-than 24h`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			flags := cmd.Flags()
+			if err := lf.check(); err != nil {
+				return err
+			}
 			switch {
 			case flags.Changed("retain-min") && retainMin < 1:
 				return usageError{fmt.Errorf("--retain-min %d: keep at least 1 snapshot", retainMin)}
@@ -69,7 +75,12 @@ If it is interrupted, run it again: it finishes the work.`,
 					"set --retain-max to at least --retain-min", o.RetainMax, o.RetainMin)}
 			}
 			o.DryRun = dryRun
+			live := &maintainLive{command: "expire", dryRun: dryRun}
+			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
+			o.Progress = func(p maintain.Progress) { live.report(p); display.poke() }
+			display.start()
 			res, err := maintain.Expire(ctx, t, o)
+			display.finish(err == nil)
 			if err != nil {
 				return err
 			}
@@ -106,5 +117,6 @@ If it is interrupted, run it again: it finishes the work.`,
 	f.DurationVar(&olderThan, "older-than", 0, "expire only snapshots older than this (default: table option snapshot.time-retained)")
 	f.IntVar(&maxDeletes, "max-deletes", 0, "expire at most this many snapshots in this run (default: table option snapshot.expire.limit)")
 	f.BoolVar(&dryRun, "dry-run", false, "list what would be expired and deleted, change nothing")
+	lf.register(c)
 	return c
 }

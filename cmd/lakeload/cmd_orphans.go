@@ -18,6 +18,7 @@ func newCleanOrphansCommand() *cobra.Command {
 		olderThan   time.Duration
 		dryRun      bool
 		checkpoints []string
+		lf          logFlags
 	)
 	c := &cobra.Command{
 		Use:   "clean-orphans",
@@ -29,12 +30,18 @@ are considered: choose a duration longer than any write or load window can take 
 Files that unfinished load jobs have written and recorded but not committed yet are kept: jobs in the default
 checkpoint location (<warehouse>/.lakeload/jobs/<db>/<table>/) are read, add --checkpoint for jobs stored
 elsewhere. Snapshot, schema, hint, tag and consumer files are never deleted. Only regular files are deleted:
-symbolic links and special files are listed as skipped, and a directory that is a link is not entered.`,
+symbolic links and special files are listed as skipped, and a directory that is a link is not entered.
+While it works, the progress (the step, directories listed or candidates checked, files examined and
+deleted) is a line on stderr redrawn every second on a terminal, otherwise a log line every
+--progress-interval and one at the end.`,
 		Example: `  lakeload clean-orphans --warehouse /data/wh --table shop.orders --older-than 24h --dry-run
   lakeload clean-orphans --warehouse /data/wh --table shop.orders --older-than 72h`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			if err := lf.check(); err != nil {
+				return err
+			}
 			if olderThan < 0 {
 				return usageError{fmt.Errorf("--older-than %s: use a duration of 0 or more", olderThan)}
 			}
@@ -50,7 +57,12 @@ symbolic links and special files are listed as skipped, and a directory that is 
 			if err != nil {
 				return err
 			}
-			res, err := maintain.CleanOrphans(ctx, t, time.Now().Add(-olderThan), dryRun, protected)
+			live := &maintainLive{command: "clean-orphans", dryRun: dryRun}
+			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
+			display.start()
+			res, err := maintain.CleanOrphansWith(ctx, t, maintain.OrphanOptions{OlderThan: time.Now().Add(-olderThan), DryRun: dryRun,
+				Protected: protected, Progress: func(p maintain.Progress) { live.report(p); display.poke() }})
+			display.finish(err == nil)
 			if err != nil {
 				return err
 			}
@@ -74,6 +86,7 @@ symbolic links and special files are listed as skipped, and a directory that is 
 	c.Flags().DurationVar(&olderThan, "older-than", 0, "only delete files last modified longer ago than this, e.g. 24h (required)")
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "list the orphan files with their sizes, delete nothing")
 	c.Flags().StringArrayVar(&checkpoints, "checkpoint", nil, "checkpoint store of a load job kept outside the default location (repeatable)")
+	lf.register(c)
 	_ = c.MarkFlagRequired("older-than")
 	return c
 }

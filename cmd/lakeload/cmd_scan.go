@@ -34,7 +34,9 @@ forms: DECIMAL as a string with all scale digits, BYTES as hex, DATE "YYYY-MM-DD
 arrow writes an Arrow IPC stream (schema, then record batches) and parquet one Parquet file, both with
 the table's column names and Arrow types (STRING→utf8, DECIMAL→decimal128, TIMESTAMP(p)→timestamp ms/us/ns,
 TIMESTAMP_LTZ with time zone UTC); they are meant for piping into other tools and are the fastest
-outputs (files that need no merge are copied column by column).`,
+outputs (files that need no merge are copied column by column).
+When stdout is a file or a pipe and stderr a terminal, the rows written so far (of at most the rows the
+table's files hold), the rate and an ETA are a line on stderr redrawn every second.`,
 		Example: `  lakeload scan --warehouse /data/wh --table shop.orders
   lakeload scan --warehouse /data/wh --table shop.orders --snapshot 3 --output jsonl
   lakeload scan --warehouse /data/wh --table shop.orders --output csv > orders.csv
@@ -67,9 +69,14 @@ outputs (files that need no merge are copied column by column).`,
 			if err != nil {
 				return err
 			}
+			live := newScanLive(plan)
+			if display := scanDisplay(cmd.OutOrStdout(), cmd.ErrOrStderr(), live); display != nil {
+				display.start()
+				defer display.finish(true)
+			}
 			if columnar {
 				bw := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<20)
-				if err := writeColumnarScan(ctx, t, plan, bw, output, limit); err != nil {
+				if err := writeColumnarScan(ctx, t, plan, bw, output, limit, &live.rows); err != nil {
 					return err
 				}
 				return bw.Flush()
@@ -92,6 +99,9 @@ outputs (files that need no merge are copied column by column).`,
 						return errLimit
 					}
 					n++
+					if n&1023 == 0 {
+						live.rows.Store(n)
+					}
 					return p.row(row)
 				})
 				if err == errLimit {
@@ -101,6 +111,7 @@ outputs (files that need no merge are copied column by column).`,
 					return err
 				}
 			}
+			live.rows.Store(n)
 			return p.close()
 		},
 	}

@@ -19,6 +19,7 @@ func newWriteCommand() *cobra.Command {
 	var (
 		tf tableFlags
 		in inputFlags
+		lf logFlags
 	)
 	c := &cobra.Command{
 		Use:   "write",
@@ -29,13 +30,19 @@ the file, line (or Parquet row) and column, and the data files already written a
 interrupted write can simply be run again; it does not resume.
 
 With --op-column, that input column holds each row's kind: +I, -U, +U, -D (or insert, update_before,
-update_after, delete); -U/-D rows delete their key from primary-key tables.`,
+update_after, delete); -U/-D rows delete their key from primary-key tables.
+
+While it works, the progress (files and rows written, rate, ETA) is a line on stderr redrawn every
+second on a terminal, otherwise a log line every --progress-interval and one at the end.`,
 		Example: `  lakeload write --warehouse /data/wh --table shop.orders --from 'in/*.parquet'
   lakeload write --warehouse /data/wh --table shop.orders --from changes.csv --op-column op
   lakeload write --warehouse /data/wh --table shop.events --from 'events/*.jsonl' --format jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			if err := lf.check(); err != nil {
+				return err
+			}
 			cat, id, err := tf.open()
 			if err != nil {
 				return err
@@ -60,16 +67,22 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
-			rows, err := writeSplits(ctx, w, inFS, splits, t.Schema, opts)
-			if err != nil {
+			live := newWriteLive(splits)
+			display := lf.display(cmd.ErrOrStderr(), live.line, live.attrs)
+			display.start()
+			succeeded := false
+			defer func() { display.finish(succeeded) }()
+			if err := writeSplits(ctx, w, inFS, splits, t.Schema, opts, live); err != nil {
 				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err
 			}
+			live.phase.set(writePhaseFlushing)
 			msgs, err := w.PrepareWith(ctx, job.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
 			if err != nil {
 				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err
 			}
+			live.phase.set(writePhaseCommitting)
 			files := 0
 			for _, m := range msgs {
 				files += len(m.NewFiles)
@@ -80,6 +93,10 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 			if err != nil {
 				return err
 			}
+			succeeded = true
+			live.phase.set(writePhaseDone)
+			display.finish(true)
+			rows := live.rows.Load()
 			out := cmd.OutOrStdout()
 			if res.SnapshotID == 0 {
 				fmt.Fprintf(out, "no rows in %d input files; nothing committed\n", len(splits))
@@ -92,19 +109,25 @@ update_after, delete); -U/-D rows delete their key from primary-key tables.`,
 	}
 	tf.register(c)
 	in.register(c)
+	lf.register(c)
 	return c
 }
 
 // writeSplits writes every batch of splits in order (the sequence numbers of a serial read), while
-// job.ReadInOrder decodes up to GOMAXPROCS splits ahead on other cores.
-func writeSplits(ctx context.Context, w *write.Writer, fs anyFS, splits []source.Split, schema schemaT, opts source.MappingOptions) (int64, error) {
-	var rows int64
+// job.ReadInOrder decodes up to GOMAXPROCS splits ahead on other cores; live counts the rows batch by
+// batch and each split once the writer has passed it (the progress display).
+func writeSplits(ctx context.Context, w *write.Writer, fs anyFS, splits []source.Split, schema schemaT, opts source.MappingOptions, live *writeLive) error {
 	open := func(ctx context.Context, sp source.Split) (source.Reader, error) {
 		return file.Open(ctx, fs, sp, schema, opts)
 	}
+	next := 0 // splits[:next] are done
 	err := job.ReadInOrder(ctx, runtime.GOMAXPROCS(0), 2, splits, open, func(b *source.Batch) error {
+		for next < len(splits) && splits[next] != b.Split {
+			live.fileDone(splits[next])
+			next++
+		}
 		err := w.Write(ctx, b.Record, b.Kinds)
-		rows += b.Record.NumRows()
+		live.rows.Add(b.Record.NumRows())
 		b.Record.Release()
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.Split.Path, err)
@@ -113,7 +136,12 @@ func writeSplits(ctx context.Context, w *write.Writer, fs anyFS, splits []source
 	})
 	var ie *job.InputError
 	if errors.As(err, &ie) {
-		return rows, inputError{ie.Err}
+		return inputError{ie.Err}
 	}
-	return rows, err
+	if err == nil {
+		for ; next < len(splits); next++ {
+			live.fileDone(splits[next])
+		}
+	}
+	return err
 }

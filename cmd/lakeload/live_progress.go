@@ -14,14 +14,13 @@ import (
 // rows read since the last published window (the live counter of metrics.Load) are added to the
 // published rows, and the rate is this run's rows read per second, so the bar, the rate and the ETA
 // move between commits. On a terminal the bar is redrawn every second; otherwise every published
-// window logs a line as before, and a line with the live counts is logged every interval between.
+// window logs a line as before, and a line with the live counts is logged every interval between
+// (both through the liveDisplay every command uses).
 type liveProgress struct {
-	w        io.Writer
-	tty      bool
-	logger   *slog.Logger
-	m        *metrics.Load
-	interval time.Duration
-	started  time.Time
+	w       io.Writer
+	logger  *slog.Logger
+	m       *metrics.Load
+	display *liveDisplay
 
 	mu         sync.Mutex
 	last       job.Progress
@@ -31,7 +30,16 @@ type liveProgress struct {
 // newLiveProgress returns the progress display of a load writing to w (stderr), with the live
 // counters of m. interval is the log interval when w is not a terminal.
 func newLiveProgress(w io.Writer, logger *slog.Logger, m *metrics.Load, interval time.Duration) *liveProgress {
-	return &liveProgress{w: w, tty: isTerminal(w), logger: logger, m: m, interval: interval, started: time.Now()}
+	l := &liveProgress{w: w, logger: logger, m: m}
+	l.display = newLiveDisplay(w, isTerminal(w), logger, interval,
+		func(time.Duration) string { p, _ := l.now(); return progressLine(p) },
+		func(time.Duration) []any {
+			p, published := l.now()
+			return []any{"rows_read_since_last_window", p.RowsPublished - published,
+				"rows_done_estimated", p.RowsPublished, "rows_estimated", p.RowsEstimated, "rows_per_s", int64(p.RowsPerSecond),
+				"windows_done", p.WindowsDone}
+		})
+	return l
 }
 
 // report is the job's Progress callback (after each published window and at the end).
@@ -39,8 +47,8 @@ func (l *liveProgress) report(p job.Progress) {
 	l.mu.Lock()
 	l.last, l.readAtLast = p, l.m.Values().RowsRead
 	l.mu.Unlock()
-	if l.tty {
-		l.draw()
+	if l.display.tty {
+		l.display.draw()
 		return
 	}
 	progressReporter(l.w, l.logger)(p)
@@ -58,49 +66,9 @@ func (l *liveProgress) now() (p job.Progress, published int64) {
 	if p.RowsEstimated > 0 {
 		p.RowsPublished = min(p.RowsPublished, p.RowsEstimated)
 	}
-	if el := time.Since(l.started).Seconds(); el > 0 {
-		p.RowsPerSecond = float64(v.RowsRead) / el
-	}
+	p.RowsPerSecond = rate(v.RowsRead, time.Since(l.display.started))
 	return p, published
 }
 
-func (l *liveProgress) draw() {
-	p, _ := l.now()
-	_, _ = io.WriteString(l.w, "\r"+progressLine(p)+"\x1b[K")
-}
-
 // start redraws (terminal) or logs (otherwise) the live progress until stop is called (once or more).
-func (l *liveProgress) start() (stop func()) {
-	every := l.interval
-	if l.tty {
-		every = time.Second
-	}
-	if every <= 0 {
-		return func() {}
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if l.tty {
-					l.draw()
-					continue
-				}
-				p, published := l.now()
-				l.logger.Info("progress", "rows_read_since_last_window", p.RowsPublished-published,
-					"rows_done_estimated", p.RowsPublished, "rows_estimated", p.RowsEstimated, "rows_per_s", int64(p.RowsPerSecond),
-					"windows_done", p.WindowsDone)
-			}
-		}
-	}()
-	var once sync.Once
-	return func() { once.Do(func() { close(done); wg.Wait() }) }
-}
+func (l *liveProgress) start() (stop func()) { return l.display.start() }

@@ -5,8 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
-	"time"
 
 	"github.com/lakeload/lakeload/job"
 )
@@ -40,18 +38,9 @@ func progressReporter(w io.Writer, logger *slog.Logger) func(job.Progress) {
 
 // progressLine renders one line: bar, rows, rate, windows and ETA.
 func progressLine(p job.Progress) string {
-	frac := 0.0
-	if p.RowsEstimated > 0 {
-		frac = min(float64(p.RowsPublished)/float64(p.RowsEstimated), 1)
-	}
-	const width = 24
-	done := int(frac * width)
-	eta := "-"
-	if p.RowsPerSecond > 0 && p.RowsEstimated > p.RowsPublished {
-		eta = (time.Duration(float64(p.RowsEstimated-p.RowsPublished)/p.RowsPerSecond) * time.Second).Round(time.Second).String()
-	}
-	return fmt.Sprintf("[%s%s] %3.0f%% %s/%s rows  %s rows/s  %s committed  ETA %s",
-		strings.Repeat("#", done), strings.Repeat(".", width-done), frac*100, human(p.RowsPublished), human(p.RowsEstimated),
+	eta := eta(p.RowsPublished, p.RowsEstimated, p.RowsPerSecond)
+	return fmt.Sprintf("%s %s/%s rows  %s rows/s  %s committed  ETA %s",
+		bar(p.RowsPublished, p.RowsEstimated), human(p.RowsPublished), human(p.RowsEstimated),
 		human(int64(p.RowsPerSecond)), count(p.WindowsDone, "window"), eta)
 }
 

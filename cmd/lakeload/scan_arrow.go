@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -26,7 +27,8 @@ const scanGCPercent = 200
 // writeColumnarScan writes the planned rows to w as an Arrow IPC stream (format "arrow") or one
 // Parquet file (format "parquet", zstd, Arrow types of parquet.ArrowType), at most limit rows
 // (0 = all). Rows come from read.Records, so files that need no merge are never turned into rows.
-func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w io.Writer, format string, limit int64) error {
+// written holds the rows written so far, updated batch by batch (the live counter of the progress display).
+func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w io.Writer, format string, limit int64, written *atomic.Int64) error {
 	var (
 		write  func(arrow.RecordBatch) error
 		finish func() error
@@ -73,6 +75,7 @@ func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w i
 		if err := write(rec); err != nil {
 			return fmt.Errorf("writing %s output: %w", format, err)
 		}
+		written.Store(n)
 		return nil
 	})
 	if err != nil && err != errLimit {

@@ -72,7 +72,7 @@ func Run(ctx context.Context, t *table.Table, o Options) (Result, error) {
 		return Result{}, err
 	}
 	for attempt := 1; ; attempt++ {
-		p, err := planAndRewrite(ctx, t, o, strategy, filter)
+		p, err := planAndRewrite(ctx, t, o, strategy, filter, attempt)
 		if err != nil {
 			return Result{}, err
 		}

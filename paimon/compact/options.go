@@ -28,6 +28,9 @@ type Options struct {
 	// BeforeCommit, if set, runs after the outputs are written and before the commit (tests use it to
 	// interleave a concurrent writer).
 	BeforeCommit func() error
+	// Progress, if set, is called with the compaction's progress (see Progress), on Run's goroutine;
+	// it must return quickly.
+	Progress func(Progress)
 }
 
 // StrategyOf reads the universal-compaction options of t with Java's defaults:

@@ -30,8 +30,17 @@ func (p *pass) abort(ctx context.Context) error {
 	return err
 }
 
-// planAndRewrite scans the latest snapshot, picks a unit per bucket and writes its outputs.
-func planAndRewrite(ctx context.Context, t *table.Table, o Options, s Strategy, filter func([]any) bool) (_ *pass, err error) {
+// pick is a bucket picked for compaction: the unit of files to rewrite.
+type pick struct {
+	split     read.Split
+	unit      Unit
+	inputs    []manifest.DataFileMeta // unit.Files()
+	partition string                  // partition directory name
+}
+
+// planAndRewrite scans the latest snapshot, picks a unit per bucket (all picks first, so that the
+// progress has its totals) and writes the units' outputs.
+func planAndRewrite(ctx context.Context, t *table.Table, o Options, s Strategy, filter func([]any) bool, attempt int) (_ *pass, err error) {
 	p := &pass{t: t}
 	plan, err := read.Scan(ctx, t, read.ScanOptions{PartitionFilter: filter, AllLevels: true})
 	if err != nil {
@@ -63,6 +72,7 @@ func planAndRewrite(ctx context.Context, t *table.Table, o Options, s Strategy, 
 		y, err2 := binrow.Deserialize(keyTypes, b.MinKey)
 		return err1 == nil && err2 == nil && binrow.CompareRows(keyTypes, x, y) < 0
 	}
+	var picks []pick
 	for _, split := range plan.Splits {
 		p.res.FilesBefore += len(split.Files)
 		unit, ok := pickUnit(t, o, s, split, keyLess)
@@ -70,11 +80,22 @@ func planAndRewrite(ctx context.Context, t *table.Table, o Options, s Strategy, 
 			p.res.FilesAfter += len(split.Files)
 			continue
 		}
-		inputs := unit.Files()
-		outputs, err := p.rewrite(ctx, t, o, reader, split, unit, dropRetracts(unit, split.Files))
+		part, err := partitionName(t, split.Partition)
 		if err != nil {
 			return nil, err
 		}
+		picks = append(picks, pick{split: split, unit: unit, inputs: unit.Files(), partition: part})
+	}
+	prog := &progress{fn: o.Progress}
+	prog.plan(attempt, picks)
+	for _, pk := range picks {
+		split, unit, inputs := pk.split, pk.unit, pk.inputs
+		prog.start(pk)
+		outputs, err := p.rewrite(ctx, t, o, reader, split, unit, dropRetracts(unit, split.Files), prog)
+		if err != nil {
+			return nil, err
+		}
+		prog.done(pk, outputs)
 		msg := table.CommitMessage{Partition: split.Partition, Bucket: split.Bucket, TotalBuckets: split.TotalBuckets,
 			DeletedFiles: inputs, NewFiles: outputs}
 		if len(inputs) == len(split.Files) {
@@ -83,11 +104,7 @@ func planAndRewrite(ctx context.Context, t *table.Table, o Options, s Strategy, 
 		}
 		p.msgs = append(p.msgs, msg)
 		p.res.FilesAfter += len(split.Files) - len(inputs) + len(outputs)
-		part, err := partitionName(t, split.Partition)
-		if err != nil {
-			return nil, err
-		}
-		p.res.Buckets = append(p.res.Buckets, BucketResult{Partition: part, Bucket: split.Bucket, OutputLevel: unit.OutputLevel,
+		p.res.Buckets = append(p.res.Buckets, BucketResult{Partition: pk.partition, Bucket: split.Bucket, OutputLevel: unit.OutputLevel,
 			Inputs: len(inputs), Outputs: len(outputs)})
 	}
 	return p, nil
@@ -125,7 +142,7 @@ func dropRetracts(u Unit, all []manifest.DataFileMeta) bool {
 // rewrite merges the unit's files (read path: merge engine, deletion vectors) into one sorted run at
 // the unit's output level. Records stream from the merge (one record batch per input run) into the
 // rolling writer, which holds at most one row group; a failed rewrite deletes what it wrote.
-func (p *pass) rewrite(ctx context.Context, t *table.Table, o Options, r *read.Reader, split read.Split, u Unit, drop bool) ([]manifest.DataFileMeta, error) {
+func (p *pass) rewrite(ctx context.Context, t *table.Table, o Options, r *read.Reader, split read.Split, u Unit, drop bool, prog *progress) ([]manifest.DataFileMeta, error) {
 	w, err := write.NewRunWriter(t, split.Partition, split.Bucket, u.OutputLevel, o.Now)
 	if err != nil {
 		return nil, err
@@ -135,7 +152,11 @@ func (p *pass) rewrite(ctx context.Context, t *table.Table, o Options, r *read.R
 	if !t.HasPrimaryKey() {
 		drop = false
 	}
-	if err := r.ReadKeyValues(ctx, sub, drop, func(kv mergetree.KeyValue) error { return w.Add(ctx, kv) }); err != nil {
+	add := func(kv mergetree.KeyValue) error { return w.Add(ctx, kv) }
+	if prog.fn != nil {
+		add = func(kv mergetree.KeyValue) error { prog.merged(); return w.Add(ctx, kv) }
+	}
+	if err := r.ReadKeyValues(ctx, sub, drop, add); err != nil {
 		err = fmt.Errorf("compact bucket %d of %s: %w", split.Bucket, t.Path, err)
 		if aerr := w.Abort(ctx); aerr != nil {
 			err = fmt.Errorf("%w (and removing its outputs: %v)", err, aerr)

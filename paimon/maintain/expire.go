@@ -59,7 +59,8 @@ func Expire(ctx context.Context, t *table.Table, o ExpireOptions) (ExpireResult,
 		o.Now = time.Now
 	}
 	now := o.Now()
-	minNext, err := expireConsumers(ctx, t, o, now, &res)
+	rep := &reporter{fn: o.Progress, deleted: func() (int, int64) { return len(res.Files), 0 }}
+	minNext, err := expireConsumers(ctx, t, o, now, &res, rep)
 	if err != nil {
 		return res, err
 	}
@@ -95,16 +96,17 @@ func Expire(ctx context.Context, t *table.Table, o ExpireOptions) (ExpireResult,
 			break
 		}
 	}
-	return res, expireUntil(ctx, t, o, earliest, end, &res)
+	return res, expireUntil(ctx, t, o, earliest, end, &res, rep)
 }
 
 // expireConsumers deletes consumers older than o.ConsumerExpiration and returns the smallest
 // nextSnapshot of the others (0: none pins).
-func expireConsumers(ctx context.Context, t *table.Table, o ExpireOptions, now time.Time, res *ExpireResult) (int64, error) {
+func expireConsumers(ctx context.Context, t *table.Table, o ExpireOptions, now time.Time, res *ExpireResult, rep *reporter) (int64, error) {
 	cs, err := Consumers(ctx, t)
 	if err != nil {
 		return 0, err
 	}
+	rep.step(StepConsumers, len(cs))
 	var minNext int64
 	for _, c := range cs {
 		if expiredConsumer(c, now, o.ConsumerExpiration) {
@@ -112,8 +114,10 @@ func expireConsumers(ctx context.Context, t *table.Table, o ExpireOptions, now t
 			if err := deleteFile(ctx, t, o.DryRun, Deleted{Path: consumerPath(t, c.ID), Kind: KindConsumer}, &res.Files); err != nil {
 				return 0, err
 			}
+			rep.item()
 			continue
 		}
+		rep.item()
 		if !o.IgnoreConsumers && (minNext == 0 || c.NextSnapshot < minNext) {
 			minNext = c.NextSnapshot
 		}
@@ -122,7 +126,7 @@ func expireConsumers(ctx context.Context, t *table.Table, o ExpireOptions, now t
 }
 
 // expireUntil expires the existing snapshots in [earliest, end) (Java innerExpireUntil).
-func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest, end int64, res *ExpireResult) error {
+func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest, end int64, res *ExpireResult, rep *reporter) error {
 	snaps := t.Snapshots()
 	hint := fileio.Join(t.Path, "snapshot", "EARLIEST")
 	if end <= earliest {
@@ -158,8 +162,10 @@ func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest,
 		return err
 	}
 	d := newDeletion(t, o.DryRun, res)
+	d.rep = rep
 
 	// Data files DELETEd by the deltas of (begin, end]: no snapshot from end on uses them.
+	rep.step(StepDataFiles, len(including)-1)
 	for _, s := range including {
 		if s.ID == begin {
 			continue
@@ -168,20 +174,22 @@ func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest,
 		if unsafeName(err) {
 			return err
 		}
-		if err != nil {
-			continue // as Java: without the tag's file set, keep this snapshot's files
+		if err == nil { // else, as Java: without the tag's file set, keep this snapshot's files
+			if err := d.cleanUnusedDataFiles(ctx, s.DeltaManifestList, skip); err != nil {
+				return err
+			}
 		}
-		if err := d.cleanUnusedDataFiles(ctx, s.DeltaManifestList, skip); err != nil {
-			return err
-		}
+		rep.item()
 	}
 	// Changelog files of the expired snapshots.
+	rep.step(StepChangelogs, len(excluding))
 	for _, s := range excluding {
 		if s.ChangelogManifestList != nil && *s.ChangelogManifestList != "" {
 			if err := d.deleteAddedFiles(ctx, *s.ChangelogManifestList); err != nil {
 				return err
 			}
 		}
+		rep.item()
 	}
 	if last.ID != end {
 		return nil // snapshot end vanished meanwhile: keep the metadata (Java)
@@ -191,17 +199,21 @@ func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest,
 		return err
 	}
 	if err == nil {
+		rep.step(StepMetadata, len(excluding))
 		for _, s := range excluding {
 			if err := d.cleanUnusedMetadata(ctx, s, keep); err != nil {
 				return err
 			}
+			rep.item()
 		}
 	} // else: as Java, leave the metadata (orphan cleaning removes it later) but expire the snapshots
+	rep.step(StepSnapshots, len(excluding))
 	for _, s := range excluding {
 		if err := deleteFile(ctx, t, o.DryRun, Deleted{Path: snaps.Path(s.ID), Kind: KindSnapshot}, &res.Files); err != nil {
 			return err
 		}
 		res.Expired = append(res.Expired, s.ID)
+		rep.item()
 	}
 	if !o.DryRun {
 		if err := fileio.WriteFile(ctx, t.FS, hint, []byte(strconv.FormatInt(end, 10))); err != nil {

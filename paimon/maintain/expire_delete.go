@@ -22,6 +22,7 @@ type deletion struct {
 	paths  *table.Paths
 	dryRun bool
 	res    *ExpireResult
+	rep    *reporter // nil: no progress reports
 
 	cachedTag int64            // id of the tag whose files tagFiles holds (0: none)
 	tagFiles  map[fileKey]bool // data files of that tag
@@ -43,7 +44,11 @@ func newDeletion(t *table.Table, dryRun bool, res *ExpireResult) *deletion {
 }
 
 func (d *deletion) delete(ctx context.Context, path, kind string) error {
-	return deleteFile(ctx, d.t, d.dryRun, Deleted{Path: path, Kind: kind}, &d.res.Files)
+	if err := deleteFile(ctx, d.t, d.dryRun, Deleted{Path: path, Kind: kind}, &d.res.Files); err != nil {
+		return err
+	}
+	d.rep.report()
+	return nil
 }
 
 // tolerate returns nil for an error reading metadata of an expiring snapshot (Java skips it: an
@@ -117,6 +122,7 @@ func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip f
 		if err != nil {
 			return tolerate(err)
 		}
+		d.rep.examined(len(entries))
 		for _, e := range entries {
 			p, err := d.dataPath(e)
 			if err != nil {
@@ -169,6 +175,7 @@ func (d *deletion) deleteAddedFiles(ctx context.Context, list string) error {
 			}
 			continue
 		}
+		d.rep.examined(len(entries))
 		for _, e := range entries {
 			if e.Kind != manifest.Add {
 				continue

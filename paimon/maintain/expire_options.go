@@ -33,6 +33,8 @@ type ExpireOptions struct {
 	IgnoreConsumers bool
 	DryRun          bool             // compute and report, delete nothing
 	Now             func() time.Time // clock (default time.Now)
+	// Progress, if set, is called as the run goes (see Progress).
+	Progress func(Progress)
 }
 
 // ExpireOptionsOf returns the expire options of t's table options with Java's defaults

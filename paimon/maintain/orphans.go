@@ -30,8 +30,23 @@ type OrphanResult struct {
 // compared by file name, as Java does. A snapshot whose metadata cannot be read stops the run with
 // an error unless the snapshot itself was expired meanwhile. With dryRun nothing is deleted.
 func CleanOrphans(ctx context.Context, t *table.Table, olderThan time.Time, dryRun bool, protected map[string]bool) (OrphanResult, error) {
-	res := OrphanResult{DryRun: dryRun}
-	candidates, skipped, err := orphanCandidates(ctx, t, olderThan)
+	return CleanOrphansWith(ctx, t, OrphanOptions{OlderThan: olderThan, DryRun: dryRun, Protected: protected})
+}
+
+// OrphanOptions are the arguments of CleanOrphansWith.
+type OrphanOptions struct {
+	OlderThan time.Time       // only files last modified before are deleted
+	DryRun    bool            // report, delete nothing
+	Protected map[string]bool // names of in-flight files, never deleted
+	// Progress, if set, is called as the run goes (see Progress).
+	Progress func(Progress)
+}
+
+// CleanOrphansWith is CleanOrphans with its progress reported to o.Progress.
+func CleanOrphansWith(ctx context.Context, t *table.Table, o OrphanOptions) (OrphanResult, error) {
+	res := OrphanResult{DryRun: o.DryRun}
+	rep := &reporter{fn: o.Progress, deleted: func() (int, int64) { return len(res.Files), res.Bytes }}
+	candidates, skipped, err := orphanCandidates(ctx, t, o.OlderThan, rep)
 	res.Skipped = skipped
 	if err != nil {
 		return res, err
@@ -39,21 +54,24 @@ func CleanOrphans(ctx context.Context, t *table.Table, olderThan time.Time, dryR
 	if len(candidates) == 0 {
 		return res, nil
 	}
-	used, err := usedFiles(ctx, t)
+	used, err := usedFiles(ctx, t, rep)
 	if err != nil {
 		return res, fmt.Errorf("clean orphans of %s: %w (nothing was deleted)", t.Path, err)
 	}
+	rep.step(StepDelete, len(candidates))
 	for _, c := range candidates {
 		name := c.Path[strings.LastIndex(c.Path, "/")+1:]
-		if c.Kind == KindOrphan && (used[name] || protected[name]) {
+		if c.Kind == KindOrphan && (used[name] || o.Protected[name]) {
+			rep.item()
 			continue
 		}
-		if err := deleteFile(ctx, t, dryRun, Deleted{Path: c.Path, Kind: KindOrphan}, &[]Deleted{}); err != nil {
+		if err := deleteFile(ctx, t, o.DryRun, Deleted{Path: c.Path, Kind: KindOrphan}, &[]Deleted{}); err != nil {
 			return res, err
 		}
 		c.Kind = KindOrphan
 		res.Files = append(res.Files, c)
 		res.Bytes += c.Size
+		rep.item()
 	}
 	return res, nil
 }
@@ -65,7 +83,8 @@ const leftover = "leftover"
 // metadata and data directories (Kind KindOrphan), and leftovers in snapshot/ and changelog/ (Kind
 // leftover). Symbolic links and special files are never candidates, and a directory that is a link
 // is not followed: they are returned as skipped, sorted.
-func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) (out []Deleted, skipped []string, err error) {
+func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time, rep *reporter) (out []Deleted, skipped []string, err error) {
+	rep.step(StepList, 0)
 	// list is the one filter: what it returns is a regular file or a real directory.
 	list := func(dir string) ([]fileio.FileInfo, error) {
 		infos, err := t.FS.List(ctx, dir)
@@ -73,13 +92,19 @@ func orphanCandidates(ctx context.Context, t *table.Table, olderThan time.Time) 
 			return nil, fmt.Errorf("list %s: %w", dir, err)
 		}
 		kept := infos[:0]
+		files := 0
 		for _, fi := range infos {
 			if fi.Regular() || fi.RealDir() {
 				kept = append(kept, fi)
 			} else {
 				skipped = append(skipped, fi.Path)
 			}
+			if !fi.IsDir {
+				files++
+			}
 		}
+		rep.examined(files)
+		rep.item()
 		return kept, nil
 	}
 	top, err := list(t.Path)
@@ -167,16 +192,20 @@ func bucketDirs(infos []fileio.FileInfo, list func(string) ([]fileio.FileInfo, e
 // usedFiles names every file a snapshot, tag or changelog of t references: manifest lists,
 // manifests, data files and their extra files (ADD and DELETE entries), index manifests, index
 // files and statistics. Reads are strict, except for a snapshot that disappears while it is read.
-func usedFiles(ctx context.Context, t *table.Table) (map[string]bool, error) {
+func usedFiles(ctx context.Context, t *table.Table, rep *reporter) (map[string]bool, error) {
 	u := &usage{t: t, used: map[string]bool{}, manifests: map[string]bool{}}
 	snaps := t.Snapshots()
 	ids, err := snaps.IDs(ctx)
 	if err != nil {
 		return nil, err
 	}
+	// Snapshots first, then tags and changelogs (never the other way round: a tag made of a snapshot
+	// that expires meanwhile is then still seen), so the step's total grows as they are listed.
+	rep.step(StepReferences, len(ids))
 	for _, id := range ids {
 		s, err := snaps.Get(ctx, id)
 		if errors.Is(err, fileio.ErrNotExist) {
+			rep.item()
 			continue // expired meanwhile
 		}
 		if err != nil {
@@ -184,28 +213,34 @@ func usedFiles(ctx context.Context, t *table.Table) (map[string]bool, error) {
 		}
 		if err := u.add(ctx, s); err != nil {
 			if gone, _ := snapshotGone(ctx, t, id); gone {
+				rep.item()
 				continue
 			}
 			return nil, fmt.Errorf("snapshot %d: %w", id, err)
 		}
+		rep.item()
 	}
 	tags, err := taggedSnapshots(ctx, t)
 	if err != nil {
 		return nil, err
 	}
+	rep.grow(len(tags))
 	for _, s := range tags {
 		if err := u.add(ctx, s); err != nil {
 			return nil, fmt.Errorf("tag of snapshot %d: %w", s.ID, err)
 		}
+		rep.item()
 	}
 	changelogs, err := changelogSnapshots(ctx, t)
 	if err != nil {
 		return nil, err
 	}
+	rep.grow(len(changelogs))
 	for _, s := range changelogs {
 		if err := u.add(ctx, s); err != nil {
 			return nil, fmt.Errorf("changelog %d: %w", s.ID, err)
 		}
+		rep.item()
 	}
 	return u.used, nil
 }
