@@ -84,7 +84,7 @@ func openTaskEnv(ctx context.Context, ref temporal.JobRef) (job.TaskEnv, error) 
 	if err != nil {
 		return job.TaskEnv{}, err
 	}
-	in := inputFlags{from: ref.From, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone}
+	in := inputFlags{from: ref.From, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone, limits: refLimits(ref)}
 	mapping, err := in.mapping()
 	if err != nil {
 		return job.TaskEnv{}, err

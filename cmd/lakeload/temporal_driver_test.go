@@ -82,7 +82,8 @@ func TestJobRefCarriesDriverOptions(t *testing.T) {
 	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "db.t", "--column", "id BIGINT NOT NULL", "--column", "v STRING",
 		"--primary-key", "id", "--option", "bucket=2"))...)
 	jf := jobFlags{tableFlags: tableFlags{warehouse: wh, table: "db.t"}, name: "j"}
-	in := inputFlags{from: wh + "/*.csv", format: "csv", opColumn: "op", timeZone: "Europe/Paris"}
+	in := inputFlags{from: wh + "/*.csv", format: "csv", opColumn: "op", timeZone: "Europe/Paris",
+		limits: source.Limits{MaxJSONDepth: 9, MaxRecordBytes: 1234, AllowNonRegular: true}}
 	cfg := job.Config{IDColumn: "id", BadRows: job.BadRowsQuarantine, Format: "csv", CommitRows: 7, CommitEvery: time.Minute, Parallelism: 3,
 		Compaction: job.CompactionOff, Overwrite: "", Incremental: true, EvolveSchema: job.EvolveAddColumns, RecomputeWindows: []int64{4}, Takeover: true}
 	ref, err := fullJobRef(&jf, &in, cfg)
@@ -101,5 +102,8 @@ func TestJobRefCarriesDriverOptions(t *testing.T) {
 	}
 	if !ref.Takeover {
 		t.Fatal("--takeover did not reach the job reference")
+	}
+	if l := got.Mapping.Limits; l.MaxJSONDepth != 9 || l.MaxRecordBytes != 1234 || !l.AllowNonRegular {
+		t.Fatalf("input limits %+v did not reach the worker's config (%+v)", in.limits, l)
 	}
 }

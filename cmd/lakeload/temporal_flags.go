@@ -10,6 +10,7 @@ import (
 
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job/temporal"
+	"github.com/lakeload/lakeload/source"
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
@@ -67,7 +68,8 @@ func (l levelFilter) Enabled(ctx context.Context, lv slog.Level) bool {
 // (a worker's working directory is its own), object-store locations are sent as given.
 func jobRef(jf *jobFlags, in *inputFlags, idColumn string) (temporal.JobRef, error) {
 	ref := temporal.JobRef{Job: jf.name, Table: jf.table, OpColumn: in.opColumn, IgnoreExtra: in.ignoreExtra,
-		TimeZone: in.timeZone, IDColumn: idColumn}
+		TimeZone: in.timeZone, IDColumn: idColumn,
+		MaxJSONDepth: in.limits.MaxJSONDepth, MaxRecordBytes: in.limits.MaxRecordBytes, AllowNonRegular: in.limits.AllowNonRegular}
 	for _, l := range []struct {
 		flag, v string
 		dst     *string
@@ -83,4 +85,10 @@ func jobRef(jf *jobFlags, in *inputFlags, idColumn string) (temporal.JobRef, err
 		*l.dst = abs
 	}
 	return ref, nil
+}
+
+// refLimits are the input limits a job's JobRef carries to the workers (the decode budget is left to
+// each worker's memory limit).
+func refLimits(ref temporal.JobRef) source.Limits {
+	return source.Limits{MaxJSONDepth: ref.MaxJSONDepth, MaxRecordBytes: ref.MaxRecordBytes, AllowNonRegular: ref.AllowNonRegular}
 }

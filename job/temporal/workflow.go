@@ -37,6 +37,11 @@ type JobRef struct {
 	TimeZone    string `json:"timeZone,omitempty"`
 	IDColumn    string `json:"idColumn,omitempty"`
 	SkipBadRows bool   `json:"skipBadRows,omitempty"` // --bad-rows=quarantine: workers leave bad rows out and list them
+	// Input limits (source.Limits; 0: the default). The Parquet decode budget is each worker's own
+	// memory limit.
+	MaxJSONDepth    int   `json:"maxJsonDepth,omitempty"`
+	MaxRecordBytes  int64 `json:"maxRecordBytes,omitempty"`
+	AllowNonRegular bool  `json:"allowNonRegular,omitempty"`
 
 	// Driver options (the job workflow's segments build job.Config from them; see DriverOpener).
 	Format           string        `json:"format,omitempty"`
