@@ -28,7 +28,9 @@ func TestMain(m *testing.M) {
 		main() // os.Args[1:] are the lakeload arguments
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeSharedInputs()
+	os.Exit(code)
 }
 
 // result is one lakeload invocation's output and exit code.

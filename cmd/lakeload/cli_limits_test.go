@@ -2,16 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -45,38 +43,108 @@ const bombRows = 16 << 20
 var bombCols = []string{"id INT NOT NULL", "name STRING", "c0 BIGINT", "c1 BIGINT", "c2 BIGINT", "c3 BIGINT", "c4 BIGINT", "c5 BIGINT", "c6 BIGINT"}
 
 func bombFile(name string) func(*testing.T, string) {
-	return func(t *testing.T, dir string) {
+	return shared("bomb-"+name, func(t *testing.T, dir string) {
 		t.Helper()
 		if err := hostile.ParquetBomb(filepath.Join(dir, name), bombSchema, bombRows); err != nil {
 			t.Fatal(err)
 		}
-	}
+	})
 }
 
 func wideFooterFile(name string, cols int) func(*testing.T, string) {
-	return func(t *testing.T, dir string) {
+	return shared(fmt.Sprintf("footer-%d-%s", cols, name), func(t *testing.T, dir string) {
 		t.Helper()
 		var b bytes.Buffer
 		if err := hostile.WideFooter(&b, cols); err != nil {
 			t.Fatal(err)
 		}
 		writeFile(t, dir, name, b.String())
-	}
+	})
 }
 
 // deepJSONL is a JSON line 6 MB deep after a good one (issue 14, finding 4).
-func deepJSONL(t *testing.T, dir string) {
+var deepJSONL = shared("deep.jsonl", func(t *testing.T, dir string) {
 	writeFile(t, dir, "in.jsonl", `{"id":1,"name":"ann"}`+"\n"+`{"id":2,"name":`+strings.Repeat("[", 6<<20)+"\n")
-}
+})
 
 // longJSONL is a 100 MB JSON line after a good one (issue 14, finding 6).
-func longJSONL(t *testing.T, dir string) {
+var longJSONL = shared("long.jsonl", func(t *testing.T, dir string) {
 	writeFile(t, dir, "in.jsonl", `{"id":1,"name":"ann"}`+"\n"+`{"id":2,"name":"`+strings.Repeat("x", 100<<20)+`"}`+"\n")
-}
+})
 
 // longCSV is a 100 MB CSV record of commas after a good one.
-func longCSV(t *testing.T, dir string) {
+var longCSV = shared("long.csv", func(t *testing.T, dir string) {
 	writeFile(t, dir, "in.csv", "id,name\n1,ann\n2,"+strings.Repeat(",", 100<<20)+"\n")
+})
+
+// sharedInputs holds the big hostile inputs, each generated once per test binary run (below a
+// directory TestMain removes) and hard-linked into the tests' input directories.
+var sharedInputs struct {
+	sync.Mutex
+	dir  string
+	made map[string]string // key → directory holding the generated files
+}
+
+// shared returns a setup that links the files gen writes (generated on first use) into dir.
+func shared(key string, gen func(*testing.T, string)) func(*testing.T, string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		sharedInputs.Lock()
+		defer sharedInputs.Unlock()
+		src, found := sharedInputs.made[key]
+		if !found {
+			if sharedInputs.dir == "" {
+				d, err := os.MkdirTemp("", "lakeload-hostile-")
+				if err != nil {
+					t.Fatal(err)
+				}
+				sharedInputs.dir, sharedInputs.made = d, map[string]string{}
+			}
+			src = filepath.Join(sharedInputs.dir, strconv.Itoa(len(sharedInputs.made)))
+			if err := os.Mkdir(src, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			gen(t, src)
+			sharedInputs.made[key] = src
+		}
+		entries, err := os.ReadDir(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if err := os.Link(filepath.Join(src, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// removeSharedInputs removes the generated inputs (TestMain, after the tests).
+func removeSharedInputs() {
+	if sharedInputs.dir != "" {
+		_ = os.RemoveAll(sharedInputs.dir)
+	}
+}
+
+// unlinkShared removes the files of dir that are hard links (to shared inputs), so that a fix
+// writing the same name creates a new file instead of overwriting the shared one.
+func unlinkShared(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		fi, err := os.Lstat(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && fi.Mode().IsRegular() && st.Nlink > 1 {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 func devZero(t *testing.T, dir string) {
@@ -116,88 +184,6 @@ func hostileCases() []badCase {
 			want: []string{"file {in}/in.parquet", "declares 1000001 columns", "more than the limit of 100000"}, rows: rows},
 		{name: "non-regular input (a symlink to /dev/zero)", setup: devZero, fix: replaced("in.jsonl", goodJSONL), from: "in.jsonl", code: exitInput,
 			want: []string{"{in}/in.jsonl", "not a regular file", "character device", "--allow-non-regular-input"}, rows: rows},
-	}
-}
-
-// TestHostileInputMemory runs the hostile inputs through the lakeload binary under the default memory
-// limit (448MiB): each ends with exit 3 and a message naming the file and row, commits nothing, and the
-// process's peak RSS (getrusage of the child) stays within twice the limit. /dev/zero, allowed as input,
-// ends at the record size limit. Peak RSS is a memory bound, not a timing: it does not depend on load.
-func TestHostileInputMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 100 MB inputs and runs the binary")
-	}
-	const limit = 448 << 20
-	cases := []struct {
-		name  string
-		setup func(*testing.T, string)
-		from  string
-		cols  []string
-		args  []string
-		want  []string
-	}{
-		{"deep JSON", deepJSONL, "in.jsonl", nil, nil, []string{"row 2 (line 2)", "nested deeper than 512"}},
-		{"100 MB JSON line", longJSONL, "in.jsonl", nil, nil, []string{"row 2 (line 2)", "at most 67108864 bytes"}},
-		{"100 MB CSV record", longCSV, "in.csv", nil, nil, []string{"row 2 (line 3)", "at most 67108864 bytes"}},
-		{"decompression bomb", bombFile("in.parquet"), "in.parquet", bombCols, nil, []string{"row group 0", "--memory-limit"}},
-		{"million-column footer", wideFooterFile("in.parquet", 1_000_000), "in.parquet", nil, nil, []string{"declares 1000001 columns"}},
-		{"/dev/zero allowed", devZero, "in.jsonl", nil, []string{"--allow-non-regular-input"}, []string{"row 1 (line 1)", "at most 67108864 bytes"}},
-	}
-	for i, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			wh, in := t.TempDir(), t.TempDir()
-			cols := c.cols
-			if cols == nil {
-				cols = []string{"id INT NOT NULL", "name STRING"}
-			}
-			create := cmdArgs([]string{"table", "create"}, tbl(wh, "s.t", "--primary-key", "id", "--option", "bucket=1"))
-			for _, col := range cols {
-				create = append(create, "--column", col)
-			}
-			ok(t, create...)
-			c.setup(t, in)
-			args := cmdArgs([]string{"load"}, tbl(wh, "s.t", append([]string{"--from", filepath.Join(in, c.from), "--job", fmt.Sprintf("h%d", i)}, c.args...)...))
-			// A guard against a run without end (the unfixed /dev/zero case), not a timing assertion.
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, os.Args[0], args...)
-			hwm := filepath.Join(t.TempDir(), "peak-rss")
-			cmd.Env = append(os.Environ(), mainEnv+"=1", "GOMEMLIMIT=", hwmEnv+"="+hwm)
-			var errb strings.Builder
-			cmd.Stderr = &errb
-			err := cmd.Run()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			kb, err := os.ReadFile(hwm)
-			if err != nil {
-				t.Fatalf("no peak RSS from the child: %v; stderr: %.2000s", err, errb.String())
-			}
-			rss, err := strconv.ParseInt(string(kb), 10, 64)
-			if err != nil {
-				t.Fatalf("peak RSS %q: %v", kb, err)
-			}
-			rss <<= 10
-			t.Logf("%s: exit %d, peak RSS %d MiB (limit %d MiB)", c.name, code, rss>>20, limit>>20)
-			if code != exitInput {
-				t.Errorf("exit %d, want %d; stderr: %.2000s", code, exitInput, errb.String())
-			}
-			for _, w := range c.want {
-				if !strings.Contains(errb.String(), w) {
-					t.Errorf("stderr %.2000q does not mention %q", errb.String(), w)
-				}
-			}
-			if rss > 2*limit {
-				t.Errorf("peak RSS %d MiB, more than twice the memory limit %d MiB", rss>>20, limit>>20)
-			}
-			if s := ok(t, cmdArgs([]string{"snapshots"}, tbl(wh, "s.t", "--output", "jsonl"))...); s != "" {
-				t.Errorf("the hostile input was committed: %s", s)
-			}
-		})
 	}
 }
 
