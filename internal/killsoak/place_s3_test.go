@@ -14,8 +14,8 @@ import (
 type place struct {
 	wh, checkpoint string
 	catalog        []string // flags that select a REST catalog (--catalog rest …); nil: the warehouse's filesystem catalog
-	storeDir       string // the checkpoint store as a local directory (file names only are read)
-	oracleWH       string // the warehouse as a local directory, for the oracles
+	storeDir       string   // the checkpoint store as a local directory (file names only are read)
+	oracleWH       string   // the warehouse as a local directory, for the oracles
 }
 
 // tableFlags are the flags that find the table's catalog: --warehouse (the filesystem catalog, or with a
