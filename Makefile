@@ -8,6 +8,7 @@
 #   java-fixtures  rewrite the Java-written fixtures lakeload generates (testdata/java-written/int96_*), then golden
 #   s3-server  install versitygw, the S3 server of the object-store tests (docs/object-stores.md)
 #   temporal   install the Temporal CLI, whose dev server the scale-out test runs (docs/scale-out.md)
+#   soak-rest      the long kill -9 soak against a Paimon REST catalog server (CI runs the short version)
 #   soak-pause     the long pause soak (SIGSTOP/SIGCONT, takeovers, other writers, expiry; CI runs the short version)
 #   soak-temporal  the long scale-out kill -9 soak on a Temporal dev server (CI runs the short version)
 #   bench-temporal the Temporal engine's overhead against in-process loads, into bench/results (docs/scale-out.md)
@@ -129,13 +130,20 @@ LOADED_SHORT = $(GO) test -count=$(LOADED_COUNT) -timeout 10m -run '$(LOADED_RUN
 
 ## soak: the long kill -9 soak of `lakeload load` (≥ 30 SIGKILLs over ≥ 1M rows per table; internal/killsoak),
 ## then the feature soaks (TestKillSoakFeatures: dynamic bucket, evolve-schema, quarantine, overwrite, incremental),
+## then the REST catalog soak (TestKillSoakREST: ≥ 30 SIGKILLs, inside commit requests too, on Java's RESTCatalogServer),
 ## then the pause soak (TestPauseSoak: ≥ 100 SIGSTOP/SIGCONT pauses with takeovers, other writers and expiry);
 ## S3=1 also runs the kill -9 soak with --warehouse and --checkpoint on S3 (versitygw, TestKillSoakS3)
-.PHONY: soak soak-pause
+.PHONY: soak soak-pause soak-rest
 soak:
 	@mkdir -p build
-	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run '^(TestKillSoak(Features$(if $(S3),|S3))?|TestPauseSoak)$$' ./internal/killsoak 2>&1 | tee build/soak.log
+	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 90m -run '^(TestKillSoak(Features|REST$(if $(S3),|S3))?|TestPauseSoak)$$' ./internal/killsoak 2>&1 | tee build/soak.log
 	@grep -oE 'SOAK (mode|feature)=.*' build/soak.log
+
+## soak-rest: the long REST catalog kill -9 soak alone (docs/testing.md, "The REST catalog soak")
+soak-rest:
+	@mkdir -p build
+	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_REQUIRE_REST=1 LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 60m -run '^TestKillSoakREST$$' ./internal/killsoak 2>&1 | tee build/soak-rest.log
+	@grep -oE 'SOAK mode=.*' build/soak-rest.log
 
 ## soak-pause: the long pause soak alone (docs/testing.md, "The pause soak")
 soak-pause:

@@ -35,6 +35,12 @@
 //   - incremental: a first generation loaded without faults, then the second one (--incremental)
 //     killed, first at generation-started.
 //
+// TestKillSoakREST is the kill -9 soak with the tables in a Paimon REST catalog (Java's
+// RESTCatalogServer, internal/resttest): loads run with --catalog rest through a proxy that holds one
+// commit request at a time, so kills land inside the request (dropped, acted on after the client
+// died, acted on with the answer lost), at the points around the commit and at random moments; Java's
+// RESTCatalog and pypaimon's REST client must read exactly the model.
+//
 // TestPauseSoak stops runners instead of killing them, and lets the world move on meanwhile. Each
 // table is loaded by a series of jobs (soak-1, soak-2, …), each over input files new to the table, in
 // rounds until the table had its pauses (8 in `go test`, 36 with LAKELOAD_SOAK=long); the job in

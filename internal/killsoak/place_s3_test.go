@@ -13,8 +13,15 @@ import (
 // directories the harness and the oracles look at.
 type place struct {
 	wh, checkpoint string
-	storeDir       string // the checkpoint store as a local directory (file names only are read)
-	oracleWH       string // the warehouse as a local directory, for the oracles
+	catalog        []string // flags that select a REST catalog (--catalog rest …); nil: the warehouse's filesystem catalog
+	storeDir       string   // the checkpoint store as a local directory (file names only are read)
+	oracleWH       string   // the warehouse as a local directory, for the oracles
+}
+
+// tableFlags are the flags that find the table's catalog: --warehouse (the filesystem catalog, or with a
+// REST catalog the root of lakeload's job state), then the catalog's own flags.
+func (pl place) tableFlags() []string {
+	return append([]string{"--warehouse", pl.wh}, pl.catalog...)
 }
 
 // localPlace is a warehouse on the local disk with the job's default store.

@@ -191,7 +191,7 @@ func soakTable(t *testing.T, m mode, idx int, ts tableSpec, root string, pl plac
 // createTable runs `lakeload table create` for ts in pl's warehouse.
 func createTable(t *testing.T, pl place, ts tableSpec) {
 	t.Helper()
-	create := []string{"table", "create", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name}
+	create := append(append([]string{"table", "create"}, pl.tableFlags()...), "--table", soakDB+"."+ts.name)
 	for _, c := range ts.columns[:ts.createColumns()] {
 		create = append(create, "--column", c)
 	}
@@ -214,8 +214,8 @@ func loadArgs(m mode, pl place, ts tableSpec, from string, extra ...string) []st
 
 // loadJobArgs is the `lakeload load` command of job loading from into ts.
 func loadJobArgs(m mode, pl place, ts tableSpec, job, from string, extra ...string) []string {
-	load := []string{"load", "--warehouse", pl.wh, "--table", soakDB + "." + ts.name, "--from", from,
-		"--job", job, "--commit-rows", strconv.FormatInt(m.commitRows, 10), "--parallelism", strconv.Itoa(m.parallelism)}
+	load := append(append([]string{"load"}, pl.tableFlags()...), "--table", soakDB+"."+ts.name, "--from", from,
+		"--job", job, "--commit-rows", strconv.FormatInt(m.commitRows, 10), "--parallelism", strconv.Itoa(m.parallelism))
 	if ts.opColumn != "" {
 		load = append(load, "--op-column", ts.opColumn)
 	}

@@ -70,3 +70,49 @@ func TestCommitAnswersAndConfig(t *testing.T) {
 		t.Errorf("unknown warehouse: %v", err)
 	}
 }
+
+// A commit request is sent exactly once: when its answer is lost (the connection closes) or is a
+// 502/503/504 (which GETs retry), the outcome is unknown and is returned for paimon/commit's lookup;
+// a resend could create the snapshot a second time under the next id.
+func TestCommitRequestSentOnce(t *testing.T) {
+	var commits int
+	var answer string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/v1/config":
+			_, _ = w.Write([]byte(`{"defaults":{"prefix":"p"},"overrides":{}}`))
+		case strings.HasSuffix(r.URL.Path, "/commit"):
+			commits++
+			if commits > 1 { // a resend: the id is taken by the first request, which the server carried out
+				_, _ = w.Write([]byte(`{"success":false}`))
+				return
+			}
+			if answer == "drop" {
+				if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+					_ = conn.Close()
+				}
+				return
+			}
+			http.Error(w, `{"message":"unavailable","code":503}`, http.StatusServiceUnavailable)
+		default:
+			http.Error(w, `{"code":404}`, http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	c, err := Connect(ctx, Config{URI: srv.URL + "/", Token: "tk", Warehouse: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &owner{c: c, id: catalog.Identifier{Database: "db", Table: "t"}, uuid: "u-1"}
+	for _, a := range []string{"drop", "503"} {
+		commits, answer = 0, a
+		err := o.CommitSnapshot(ctx, &spec.Snapshot{ID: 1, CommitUser: "u", CommitKind: spec.CommitKindAppend})
+		if commits != 1 {
+			t.Errorf("answer %s: %d commit requests, want 1", a, commits)
+		}
+		if err == nil || errors.Is(err, table.ErrSnapshotExists) || errors.Is(err, table.ErrCommitRefused) {
+			t.Errorf("answer %s: err %v, want an unknown outcome (neither exists nor refused)", a, err)
+		}
+	}
+}

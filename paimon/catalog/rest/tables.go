@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -192,7 +191,7 @@ func (c *Catalog) LoadTable(ctx context.Context, id catalog.Identifier) (*table.
 		Comment:        r.Schema.Comment,
 	}
 	// The schema file of that id, when there, is the exact one (timeMillis, highestFieldId after drops).
-	fs, path, err := fileio.Open(r.Path)
+	fs, path, err := c.tableFS(ctx, id, r.Path)
 	if err != nil {
 		return nil, fmt.Errorf("REST catalog: table %s is at %s: %w", id, r.Path, err)
 	}
