@@ -44,8 +44,14 @@ func TestExpireNeverDeletesOutsideTable(t *testing.T) {
 			lt := newLocalTable(t, c.External)
 			lt.History(t)
 			victims, mention := c.Tamper(t, lt)
+			before := tableFiles(t, lt.Tbl.Path)
 			_, err := expireAll(lt)
 			tamper.Survive(t, victims)
+			// Every name is checked before anything is deleted: the refused run deleted nothing inside
+			// the table either, so the snapshots it was expiring stay whole.
+			if after := tableFiles(t, lt.Tbl.Path); !slices.Equal(before, after) {
+				t.Errorf("the refused expire deleted files inside the table: before %v, after %v", before, after)
+			}
 			if !errors.Is(err, spec.ErrCorrupt) {
 				t.Fatalf("expire of tampered metadata: err %v, want one wrapping spec.ErrCorrupt", err)
 			}
@@ -157,4 +163,25 @@ func TestExpireDoesNotDeleteThroughSymlink(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("expire through a linked bucket directory: err %v, want a refusal naming the link", err)
 	}
+}
+
+// tableFiles lists the files below dir (relative paths, sorted).
+func tableFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -96,8 +96,20 @@ func Expire(ctx context.Context, t *table.Table, o ExpireOptions) (ExpireResult,
 			break
 		}
 	}
+	if !o.DryRun {
+		// Check every name first: a name outside the table stops the run before anything is deleted,
+		// so a refused expire leaves the snapshots it was expiring whole (readable by time travel).
+		plan, po := ExpireResult{DryRun: true}, o
+		po.DryRun, po.Progress = true, nil
+		if err := expireUntil(ctx, t, po, earliest, end, &plan, &reporter{}); refused(err) {
+			return res, err
+		}
+	}
 	return res, expireUntil(ctx, t, o, earliest, end, &res, rep)
 }
+
+// refused reports whether err is expire's refusal of a name or path outside the table.
+func refused(err error) bool { return unsafeName(err) || errors.Is(err, fileio.ErrOutside) }
 
 // expireConsumers deletes consumers older than o.ConsumerExpiration and returns the smallest
 // nextSnapshot of the others (0: none pins).
