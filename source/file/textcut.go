@@ -38,7 +38,8 @@ func CutText(ctx context.Context, fs fileio.FileIO, f source.Split, every int64)
 		return nil, fmt.Errorf("split %s: CutText cuts csv and jsonl files, not %q", f.Path, f.Format)
 	}
 	whole := []source.Split{f}
-	if f.Size == 0 || f.IsRange() || f.RowStart != 0 || f.RowCount >= 0 || every <= 0 || !isRegularOrRemote(f.Path) {
+	// Every row takes at least one byte: a file of at most every bytes holds at most every rows.
+	if f.Size <= every || f.IsRange() || f.RowStart != 0 || f.RowCount >= 0 || every <= 0 || !isRegularOrRemote(f.Path) {
 		return whole, nil
 	}
 	fh, err := fs.Open(ctx, f.Path)
