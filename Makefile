@@ -145,6 +145,14 @@ soak-rest:
 	set -o pipefail; LAKELOAD_SOAK=long LAKELOAD_REQUIRE_REST=1 LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 60m -run '^TestKillSoakREST$$' ./internal/killsoak 2>&1 | tee build/soak-rest.log
 	@grep -oE 'SOAK mode=.*' build/soak-rest.log
 
+## splits-kill-2g: issue 15's acceptance measurement at full size — a load of one 2 GB CSV file with quoted newlines
+## killed with SIGKILL in a window in the middle of the file redoes at most that window (TestKillInBigCSVRedoesAtMostOneWindow,
+## 24 MB in CI); SPLITS_MB sets the size
+SPLITS_MB ?= 2048
+.PHONY: splits-kill-2g
+splits-kill-2g:
+	LAKELOAD_SPLITS_CSV_MB=$(SPLITS_MB) $(GO) test -count=1 -v -timeout 3h -run '^TestKillInBigCSVRedoesAtMostOneWindow$$' ./cmd/lakeload
+
 ## soak-pause: the long pause soak alone (docs/testing.md, "The pause soak")
 soak-pause:
 	@mkdir -p build

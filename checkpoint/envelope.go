@@ -7,6 +7,8 @@ import (
 	"hash/crc32"
 	"strconv"
 	"strings"
+
+	"github.com/lakeload/lakeload/source"
 )
 
 // Envelope format, version 1 — one header line, then the JSON body:
@@ -15,11 +17,39 @@ import (
 //
 // The length catches torn (short) writes, the CRC32C catches bit rot, the kind catches a record
 // copied to the wrong name, and the version refuses records of an unknown layout.
+//
+// Version 2 is version 1 whose body may hold a byte-range text split (source.Split with byteStart,
+// byteEnd and firstLine: a plan, plan revision or generation record of a job whose text files were
+// cut). Only such records are written as version 2, so every other record stays readable by a
+// lakeload that knows version 1 only, and one that does refuses a cut plan by its version instead
+// of as a damaged record. A version 1 record holding a byte range is refused.
 const (
-	envelopeMagic   = "LLCKPT"
-	envelopeVersion = 1
-	maxHeaderLen    = 128
+	envelopeMagic      = "LLCKPT"
+	envelopeVersion    = 1 // the base layout
+	maxEnvelopeVersion = 2
+	maxHeaderLen       = 128
 )
+
+// versioned is a record whose layout version depends on its content.
+type versioned interface{ recordVersion() int }
+
+// versionOf is the envelope version of record v.
+func versionOf(v any) int {
+	if r, ok := v.(versioned); ok {
+		return r.recordVersion()
+	}
+	return envelopeVersion
+}
+
+// splitsVersion is 2 when a split is a byte range, else 1.
+func splitsVersion(splits []source.Split) int {
+	for _, s := range splits {
+		if s.IsRange() {
+			return 2
+		}
+	}
+	return envelopeVersion
+}
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -29,7 +59,7 @@ func encodeRecord(kind string, v any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: encode %s: %w", kind, err)
 	}
-	header := fmt.Sprintf("%s %d %s %08x %d\n", envelopeMagic, envelopeVersion, kind,
+	header := fmt.Sprintf("%s %d %s %08x %d\n", envelopeMagic, versionOf(v), kind,
 		crc32.Checksum(body, castagnoli), len(body))
 	return append([]byte(header), body...), nil
 }
@@ -45,8 +75,9 @@ func decodeRecord(path, kind string, data []byte, v any) error {
 	if len(f) != 5 || f[0] != envelopeMagic {
 		return corruptf(path, "bad record header %q", data[:nl])
 	}
-	if ver, err := strconv.Atoi(f[1]); err != nil || ver != envelopeVersion {
-		return corruptf(path, "record format version %q is not supported (this lakeload reads version %d)", f[1], envelopeVersion)
+	ver, err := strconv.Atoi(f[1])
+	if err != nil || ver < envelopeVersion || ver > maxEnvelopeVersion {
+		return corruptf(path, "record format version %q is not supported (this lakeload reads versions %d to %d)", f[1], envelopeVersion, maxEnvelopeVersion)
 	}
 	if f[2] != kind {
 		return corruptf(path, "record kind %q where %q belongs", f[2], kind)
@@ -73,6 +104,9 @@ func decodeRecord(path, kind string, data []byte, v any) error {
 	}
 	if dec.More() {
 		return corruptf(path, "%s body: trailing data", kind)
+	}
+	if need := versionOf(v); need > ver {
+		return corruptf(path, "%s body needs record format version %d, the header says %d", kind, need, ver)
 	}
 	return nil
 }

@@ -28,6 +28,8 @@ type Generation struct {
 	Created time.Time    `json:"created"`
 }
 
+func (r Generation) recordVersion() int { return splitsVersion(r.Splits) }
+
 // FileChange is an already-loaded input file that is no longer what was loaded.
 type FileChange struct {
 	Path   string `json:"path"`

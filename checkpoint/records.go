@@ -34,6 +34,8 @@ type PlanRecord struct {
 	Splits []source.Split `json:"splits"`
 }
 
+func (p PlanRecord) recordVersion() int { return splitsVersion(p.Splits) }
+
 // Assigned fixes a window's content before its tasks run (windows/<w>/assigned): protocol I4.
 type Assigned struct {
 	Window       int64 `json:"window"`       // ≥ 1, also the Paimon commit identifier

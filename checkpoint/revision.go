@@ -28,6 +28,8 @@ type PlanRevision struct {
 	Created  time.Time      `json:"created"`
 }
 
+func (r PlanRevision) recordVersion() int { return splitsVersion(r.Added) }
+
 func (r *PlanRevision) validate() error {
 	if r.Revision < 1 || r.Base < 0 {
 		return fmt.Errorf("revision %d base %d out of range", r.Revision, r.Base)

@@ -14,8 +14,9 @@ import (
 	"github.com/lakeload/lakeload/source/file"
 )
 
-// planInput lists the job's splits: every matching file, Parquet files cut at row-group boundaries
-// into splits of about splitRows rows so that windows can end inside a large file. lim applies to
+// planInput lists the job's splits: every matching file, cut into splits of about splitRows rows
+// (Parquet at row-group boundaries, text files at record boundaries) so that windows can end
+// inside a large file. lim applies to
 // planning (non-regular inputs, Parquet footers) as file.PlanWith says.
 func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, lim source.Limits) ([]source.Split, error) {
 	files, err := file.PlanWith(ctx, fs, glob, format, lim)
@@ -33,11 +34,16 @@ func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, split
 	return out, nil
 }
 
-// cutFile returns the splits of one planned file: the file itself, or for Parquet runs of row
-// groups of about splitRows rows.
+// cutFile returns the splits of one planned file: for Parquet runs of row groups of about splitRows
+// rows; for CSV and JSON Lines byte ranges of about splitRows rows (file.CutText), or the whole
+// file when it is compressed or small.
 func cutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64) ([]source.Split, error) {
 	if f.Format != source.FormatParquet {
-		return []source.Split{f}, nil
+		splits, err := file.CutText(ctx, fs, f, splitRows)
+		if err != nil {
+			return nil, &InputError{Err: err}
+		}
+		return splits, nil
 	}
 	groups, err := rowGroups(ctx, fs, f)
 	if err != nil {
@@ -80,21 +86,31 @@ func rowGroups(ctx context.Context, fs fileio.FileIO, s source.Split) ([]int64, 
 	return out, nil
 }
 
-// span is the number of sequence numbers reserved for a split: its rows for Parquet, its byte
-// size (an upper bound on its rows) for text formats.
+// span is the number of sequence numbers reserved for a split: its rows when known (Parquet, and
+// the byte ranges of a cut text file), else its byte size (an upper bound on its rows: every row
+// takes at least one byte).
 func span(s source.Split) int64 {
 	if s.RowCount >= 0 {
 		return s.RowCount
 	}
-	return max(s.Size, 1)
+	return max(bytesOf(s), 1)
 }
 
-// EstimatedRows is the split's row count: exact for Parquet, estimated for text files from their size (64 bytes a row).
+// EstimatedRows is the split's row count: exact for Parquet and cut text files, estimated for
+// other text splits from their size (64 bytes a row).
 func EstimatedRows(s source.Split) int64 {
 	if s.RowCount >= 0 {
 		return s.RowCount
 	}
-	return max(s.Size/64, 1)
+	return max(bytesOf(s)/64, 1)
+}
+
+// bytesOf is the size of the split's part of its file.
+func bytesOf(s source.Split) int64 {
+	if s.IsRange() {
+		return s.ByteEnd - s.ByteStart
+	}
+	return s.Size
 }
 
 // fingerprint identifies the input of a job: every split's path, size, modification time and range.

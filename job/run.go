@@ -675,7 +675,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	return splits, nil
 }
 
-// splitRows is the row count a Parquet split aims at.
+// splitRows is the row count a split aims at (Parquet and uncompressed text files).
 func (d *driver) splitRows() int64 {
 	return max(d.cfg.CommitRows/int64(max(2*d.cfg.Parallelism, 1)), 1024)
 }

@@ -539,7 +539,7 @@ func TestScenario19_UnknownStoreLayout(t *testing.T) {
 			if err != nil || !bytes.HasPrefix(b, []byte("LLCKPT 1 ")) {
 				t.Fatalf("assigned record %q: %v", b, err)
 			}
-			mustWrite(t, p, append([]byte("LLCKPT 2 "), b[len("LLCKPT 1 "):]...))
+			mustWrite(t, p, append([]byte("LLCKPT 3 "), b[len("LLCKPT 1 "):]...))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,7 +19,20 @@ type Split struct {
 	// RowCount is the number of rows to read; -1 reads to the end of the file (whole or unknown).
 	// Plan sets it to the footer's row count for Parquet, which is also checked on Open.
 	RowCount int64 `json:"rowCount"`
+	// ByteStart and ByteEnd bound a text split that is a byte range of its file (ByteEnd > 0): the
+	// split owns exactly the records that start in [ByteStart, ByteEnd). Both are record boundaries
+	// found by the plan-time scan, so ByteStart is where row RowStart starts, on line FirstLine
+	// (1-based, the line of the file: CSV records may span lines). ByteEnd 0 (every split planned
+	// before text files were cut, and every compressed or small text file) is the whole file, read
+	// from its start; RowStart and RowCount then say which rows, as they always did. A reader that
+	// ignores the range and skips RowStart rows from the start reads the same rows.
+	ByteStart int64 `json:"byteStart,omitempty"`
+	ByteEnd   int64 `json:"byteEnd,omitempty"`
+	FirstLine int64 `json:"firstLine,omitempty"`
 }
+
+// IsRange reports whether the split is a byte range of a text file (see ByteStart).
+func (s Split) IsRange() bool { return s.ByteEnd > 0 }
 
 // Input formats.
 const (

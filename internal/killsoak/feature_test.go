@@ -1,6 +1,7 @@
 package killsoak
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -10,9 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/oracle"
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/source"
+	"github.com/lakeload/lakeload/source/file"
 )
 
 // feature is one soak of a load feature: a table, the extra `lakeload load` flags, the kills, and the
@@ -267,9 +271,9 @@ func (s *featureScheduler) reachable(store string) func(string) bool {
 	}
 }
 
-// textSizes is for CSV and JSON Lines input, whose files are never cut into splits: four times the
-// files, a quarter of the rows each, and windows of fewer rows (a text file's rows are estimated from
-// its size at 64 bytes a row), so the job still has several windows to kill.
+// textSizes is for CSV and JSON Lines input: four times the files, a quarter of the rows each, and
+// windows of fewer rows, so the job still has several windows to kill (text files were one split
+// each until they were cut into byte ranges; the sizes stayed).
 func textSizes(m mode) mode {
 	m.files *= 4
 	m.rowsPerFile /= 4
@@ -277,14 +281,16 @@ func textSizes(m mode) mode {
 	return m
 }
 
-// estimateWindows is the soaked load's windows as lakeload sizes them: Parquet rows exactly, text
-// files at 64 bytes a row (job.EstimatedRows), over --commit-rows.
+// estimateWindows is the soaked load's windows as lakeload sizes them: the rows of the splits it
+// plans (Parquet exactly, text files cut into byte ranges exactly, other text files at 64 bytes a
+// row: job.EstimatedRows), over --commit-rows.
 func estimateWindows(t *testing.T, dir string, first int, m mode) int64 {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	splitRows := max(m.commitRows/int64(max(2*m.parallelism, 1)), 1024) // job's splitRows
 	var rows int64
 	for _, en := range ents {
 		var f int
@@ -295,11 +301,17 @@ func estimateWindows(t *testing.T, dir string, first int, m mode) int64 {
 			rows += int64(m.rowsPerFile)
 			continue
 		}
-		info, err := en.Info()
+		whole, err := file.PlanWith(context.Background(), local.New(), filepath.Join(dir, en.Name()), "", source.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows += max(info.Size()/64, 1)
+		splits, err := file.CutText(context.Background(), local.New(), whole[0], splitRows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range splits {
+			rows += job.EstimatedRows(s)
+		}
 	}
 	return max(rows/m.commitRows, 1)
 }

@@ -70,7 +70,12 @@ func ReadColumns(ctx context.Context, fs fileio.FileIO, split source.Split) (*In
 	case source.FormatParquet:
 		return parquetColumns(split.Path, f)
 	case source.FormatCSV:
-		return csvColumns(split.Path, f)
+		in, err := openTextStream(source.Split{Path: split.Path, Format: split.Format}, f) // the header: the file's start
+		if err != nil {
+			return nil, err
+		}
+		defer in.close()
+		return csvColumns(split.Path, in.r)
 	case source.FormatJSONL:
 		return jsonlColumns(ctx, split, f)
 	}
@@ -110,7 +115,7 @@ func parquetColumns(path string, f fileio.File) (_ *InputColumns, err error) {
 
 // csvColumns reads the header through the CSV reader's own path (BOM, empty file, empty and
 // duplicate names): a source mapped onto no table columns, ignoring every input column.
-func csvColumns(path string, f fileio.File) (*InputColumns, error) {
+func csvColumns(path string, f io.Reader) (*InputColumns, error) {
 	s, err := newCSVSource(path, f, nil, source.MappingOptions{IgnoreExtra: true})
 	if err != nil {
 		return nil, err
@@ -143,14 +148,20 @@ func (k *jsonKinds) add(v any) {
 // jsonlColumns reads the rows of split (one per line) through the JSON Lines reader's line and
 // object decoding, collecting keys in order of first appearance.
 func jsonlColumns(ctx context.Context, split source.Split, f fileio.File) (*InputColumns, error) {
-	s, err := newJSONLSource(split.Path, f, nil, source.MappingOptions{})
+	src, closeStream, err := openTextSource(split, f, nil, source.MappingOptions{})
 	if err != nil {
 		return nil, err
 	}
+	defer closeStream()
+	s := src.(*jsonlSource)
 	c := &InputColumns{Format: source.FormatJSONL}
 	kinds := map[string]*jsonKinds{}
+	first := int64(0) // the row s reads next
+	if split.IsRange() {
+		first = split.RowStart
+	}
 rows:
-	for row := int64(0); split.RowCount < 0 || row < split.RowStart+split.RowCount; row++ {
+	for row := first; split.RowCount < 0 || row < split.RowStart+split.RowCount; row++ {
 		if row%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err

@@ -44,12 +44,18 @@ const (
 	csvQuoted                     // inside a quoted field
 )
 
+// newCSVParser reads a file from its first byte, skipping a UTF-8 byte order mark.
 func newCSVParser(r io.Reader, maxRecord int64) *csvParser {
-	p := &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: 1, max: maxRecord}
+	p := newCSVParserAt(r, maxRecord, 1)
 	if b, err := p.r.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		_, _ = p.r.Discard(3) // UTF-8 byte order mark
 	}
 	return p
+}
+
+// newCSVParserAt reads records from a record boundary inside a file, on 1-based line line.
+func newCSVParserAt(r io.Reader, maxRecord int64, line int64) *csvParser {
+	return &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: line, max: maxRecord}
 }
 
 // errCSV is a syntax error at a line.

@@ -16,5 +16,8 @@
 //     (source.Limits): JSON nesting and record size are row errors found before the record is
 //     buffered or decoded past the limit; a Parquet reader decodes at most the decode budget at once
 //     (budget.go), and a footer over its size or column limit is refused before it is decoded.
+//   - A text split that is a byte range (CutText) owns exactly the records that start in it; its
+//     rows, row numbers, line numbers and errors are those of the same records read from the whole
+//     file. Compressed text (told by its magic bytes) is decompressed and never cut.
 //   - Planning and Open refuse local inputs that are not regular files unless Limits.AllowNonRegular.
 package file

@@ -37,30 +37,29 @@ func Open(ctx context.Context, fs fileio.FileIO, split source.Split, table *spec
 		return nil, fmt.Errorf("input file %s: %w", split.Path, err)
 	}
 	mem := memory.DefaultAllocator
-	var src rowSource
-	switch split.Format {
-	case source.FormatParquet:
+	if split.Format == source.FormatParquet {
 		r, err := openParquet(ctx, split, f, table.Fields, opts, mem)
 		if err != nil {
 			_ = f.Close()
 			return nil, err
 		}
 		return r, nil
-	case source.FormatCSV:
-		src, err = newCSVSource(split.Path, f, table.Fields, opts)
-	case source.FormatJSONL:
-		src, err = newJSONLSource(split.Path, f, table.Fields, opts)
-	default:
-		err = fmt.Errorf("split %s: unknown format %q: use parquet, csv or jsonl", split.Path, split.Format)
 	}
+	src, closeStream, err := openTextSource(split, f, table.Fields, opts)
 	if err != nil {
 		_ = f.Close()
 		return nil, err
 	}
-	r, err := newTextReader(split, f, src, newRowSink(mem, schema, opts.OpColumn != ""), opts.SkipBadRows)
+	closer := closerFunc(func() error { closeStream(); return f.Close() })
+	r, err := newTextReader(split, closer, src, newRowSink(mem, schema, opts.OpColumn != ""), opts.SkipBadRows)
 	if err != nil {
-		_ = f.Close()
+		_ = closer.Close()
 		return nil, err
 	}
 	return r, nil
 }
+
+// closerFunc is an io.Closer.
+type closerFunc func() error
+
+func (c closerFunc) Close() error { return c() }

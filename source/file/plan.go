@@ -12,9 +12,19 @@ import (
 )
 
 // FormatOf returns the input format implied by a file name's extension: .parquet/.parq → parquet,
-// .csv → csv, .jsonl/.ndjson/.json → jsonl; "" when unknown.
+// .csv → csv, .jsonl/.ndjson/.json → jsonl, also after a compression extension (.csv.gz, .jsonl.zst:
+// .gz, .gzip, .zst, .zstd, .bz2, .lz4); "" when unknown. Whether a file is compressed is told by
+// its bytes when it is read, not by its name (compression.go).
 func FormatOf(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
+	ext := strings.ToLower(filepath.Ext(path))
+	switch ext {
+	case ".gz", ".gzip", ".zst", ".zstd", ".bz2", ".lz4":
+		if f := FormatOf(strings.TrimSuffix(path, filepath.Ext(path))); f != source.FormatParquet {
+			return f
+		}
+		return ""
+	}
+	switch ext {
 	case ".parquet", ".parq":
 		return source.FormatParquet
 	case ".csv":

@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/source"
 )
@@ -76,7 +75,7 @@ type rowSource interface {
 // textReader is the source.Reader of CSV and JSON Lines files.
 type textReader struct {
 	split source.Split
-	f     fileio.File
+	f     io.Closer // the file (and its decompressor)
 	src   rowSource
 	sink  *rowSink
 	row   int64 // index of the next row within the file
@@ -85,8 +84,13 @@ type textReader struct {
 	skipBad bool
 }
 
-func newTextReader(split source.Split, f fileio.File, src rowSource, sink *rowSink, skipBad bool) (*textReader, error) {
+// newTextReader returns the reader of split's rows from src: a byte range split's source starts at
+// its row RowStart; a whole-file source starts at row 0 and skips to RowStart.
+func newTextReader(split source.Split, f io.Closer, src rowSource, sink *rowSink, skipBad bool) (*textReader, error) {
 	r := &textReader{split: split, f: f, src: src, sink: sink, skipBad: skipBad}
+	if split.IsRange() {
+		r.row = split.RowStart
+	}
 	for r.row < split.RowStart {
 		if err := src.skipRow(); err != nil {
 			if errors.Is(err, io.EOF) {
