@@ -211,19 +211,7 @@ func restLoadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store s
 			t.Fatalf("table %s: lakeload load exited %d (kill kind %s)\n%s", r.name, c.exitCode(), kind, c.output(30))
 		}
 	}
-	if !done {
-		out := runToEnd(t, load)
-		st.runs++
-		r.runs++
-		if !strings.Contains(out, "job "+soakJob+" finished") && !strings.Contains(out, "already finished") {
-			t.Fatalf("table %s: final run did not finish the job: %s", r.name, out)
-		}
-	}
-	if out := runToEnd(t, load); !strings.Contains(out, "already finished") {
-		t.Errorf("table %s: a run after the job finished printed %q, want \"already finished\"", r.name, out)
-	}
-	r.loadTime += time.Since(t0)
-	_, r.published = storeProgress(store)
+	finishLoad(t, r, load, store, done, st, t0)
 }
 
 // nextKind removes and returns the first kind of the queue the next run can reach (recovery-action

@@ -340,7 +340,14 @@ func loadUnderKills(t *testing.T, m mode, r *soakRun, load []string, store strin
 			t.Fatalf("table %s: lakeload load exited %d (aimed at %q)\n%s", r.name, c.exitCode(), target, c.output(30))
 		}
 	}
-	// Resume without faults until the job finishes, then once more: it must say it already finished.
+	finishLoad(t, r, load, store, done, st, t0)
+}
+
+// finishLoad ends a table's round of kills: unless the job is done it resumes without faults until the
+// job finishes, then runs once more, which must say it already finished; it records the round's load
+// time (since t0) and the windows published.
+func finishLoad(t *testing.T, r *soakRun, load []string, store string, done bool, st *killStats, t0 time.Time) {
+	t.Helper()
 	if !done {
 		out := runToEnd(t, load)
 		st.runs++
