@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -39,13 +38,13 @@ func (d *driver) verifyMarker(ctx context.Context, ws checkpoint.WindowState, id
 	if cov, want := s.Properties[checkpoint.PropCoverage], checkpoint.CoverageDigest(at.Results); cov != want {
 		return stop("carries coverage digest %q, attempt %d's stored results have %q", cov, a, want)
 	}
-	list, err := commit.ReadList(ctx, d.t, s.DeltaManifestList)
+	list, err := d.t.ReadManifestList(ctx, s.DeltaManifestList)
 	if err != nil {
 		return err
 	}
 	var added []string
 	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+		entries, err := d.t.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			return err
 		}

@@ -341,14 +341,14 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 			}
 		}
 	}
-	list, err := commit.ReadList(ctx, d.t, s.DeltaManifestList)
+	list, err := d.t.ReadManifestList(ctx, s.DeltaManifestList)
 	if err != nil {
 		return err
 	}
 	var added []string
 	var addedEntries []manifest.ManifestEntry
 	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+		entries, err := d.t.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			return err
 		}

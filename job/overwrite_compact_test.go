@@ -16,7 +16,6 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/mergetree"
@@ -144,13 +143,13 @@ func (e *owEnv) checkMergedOverwrite(t testing.TB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := commit.ReadList(ctx, e.tbl, snaps[0].DeltaManifestList)
+	list, err := e.tbl.ReadManifestList(ctx, snaps[0].DeltaManifestList)
 	if err != nil {
 		t.Fatal(err)
 	}
 	adds := 0
 	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, e.tbl, m.FileName)
+		entries, err := e.tbl.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			t.Fatal(err)
 		}

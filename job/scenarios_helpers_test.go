@@ -276,7 +276,7 @@ func (e *scEnv) checkFilesExist() {
 	if err != nil || s == nil {
 		return
 	}
-	live, err := commit.LiveFiles(ctx, tbl, s)
+	live, err := tbl.LiveFiles(ctx, s)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -320,13 +320,13 @@ func (e *scEnv) addedFiles(s *spec.Snapshot) []string {
 	e.t.Helper()
 	ctx := context.Background()
 	tbl := e.table()
-	list, err := commit.ReadList(ctx, tbl, s.DeltaManifestList)
+	list, err := tbl.ReadManifestList(ctx, s.DeltaManifestList)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	var out []string
 	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, tbl, m.FileName)
+		entries, err := tbl.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			e.t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/internal/loadtest"
-	"github.com/lakeload/lakeload/paimon/commit"
 )
 
 // TestOneWriterPerBucketPerWindow: by default (no SplitTasks) a window's splits are read in
@@ -37,13 +36,13 @@ func TestOneWriterPerBucketPerWindow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			metas, err := commit.ReadList(ctx, e.tbl, s.DeltaManifestList)
+			metas, err := e.tbl.ReadManifestList(ctx, s.DeltaManifestList)
 			if err != nil {
 				t.Fatal(err)
 			}
 			writers := map[string]map[string]bool{}
 			for _, m := range metas {
-				entries, err := commit.ReadManifest(ctx, e.tbl, m.FileName)
+				entries, err := e.tbl.ReadManifest(ctx, m.FileName)
 				if err != nil {
 					t.Fatal(err)
 				}
