@@ -616,18 +616,11 @@ func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) err
 		if err != nil {
 			return err
 		}
-		metas, err := d.t.ReadManifestList(ctx, s.DeltaManifestList)
-		if err != nil {
-			return err
-		}
-		for _, m := range metas {
-			entries, err := d.t.ReadManifest(ctx, m.FileName)
+		for e, err := range d.t.DeltaEntries(ctx, s) {
 			if err != nil {
 				return err
 			}
-			for _, e := range entries {
-				d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
-			}
+			d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
 		}
 	}
 	d.tableMaxAt = latest.ID

@@ -318,21 +318,12 @@ func (e *scEnv) resultFiles(w int64, a int) []string {
 // addedFiles returns the names of the data files snapshot s adds (its delta manifest list).
 func (e *scEnv) addedFiles(s *spec.Snapshot) []string {
 	e.t.Helper()
-	ctx := context.Background()
-	tbl := e.table()
-	list, err := tbl.ReadManifestList(ctx, s.DeltaManifestList)
-	if err != nil {
-		e.t.Fatal(err)
-	}
 	var out []string
-	for _, m := range list {
-		entries, err := tbl.ReadManifest(ctx, m.FileName)
+	for en, err := range e.table().DeltaEntries(context.Background(), s) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		for _, en := range entries {
-			out = append(out, en.File.FileName)
-		}
+		out = append(out, en.File.FileName)
 	}
 	slices.Sort(out)
 	return out

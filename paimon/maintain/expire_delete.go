@@ -108,30 +108,23 @@ func snapshotEntries(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]m
 	return all, nil
 }
 
-// cleanUnusedDataFiles deletes the data files (and their extra files) that the manifest list
-// DELETEs and does not re-ADD, unless skip holds them. One unreadable manifest cancels it all.
-func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip func(manifest.ManifestEntry) bool) error {
-	metas, err := d.t.ReadManifestList(ctx, list)
-	if err != nil {
-		return tolerate(err)
-	}
+// cleanUnusedDataFiles deletes the data files (and their extra files) that snapshot s's delta
+// manifests DELETE and do not re-ADD, unless skip holds them. One unreadable manifest cancels it all.
+func (d *deletion) cleanUnusedDataFiles(ctx context.Context, s *spec.Snapshot, skip func(manifest.ManifestEntry) bool) error {
 	toDelete := map[string]manifest.ManifestEntry{}
-	for _, m := range metas {
-		entries, err := d.t.ReadManifest(ctx, m.FileName)
+	for e, err := range d.t.DeltaEntries(ctx, s) {
 		if err != nil {
 			return tolerate(err)
 		}
-		d.rep.examined(len(entries))
-		for _, e := range entries {
-			p, err := d.dataPath(e)
-			if err != nil {
-				return tolerate(err)
-			}
-			if e.Kind == manifest.Add {
-				delete(toDelete, p) // an upgraded file: deleted at one level, added at another
-			} else {
-				toDelete[p] = e
-			}
+		d.rep.examined(1)
+		p, err := d.dataPath(e)
+		if err != nil {
+			return tolerate(err)
+		}
+		if e.Kind == manifest.Add {
+			delete(toDelete, p) // an upgraded file: deleted at one level, added at another
+		} else {
+			toDelete[p] = e
 		}
 	}
 	paths := make([]string, 0, len(toDelete))
@@ -148,7 +141,7 @@ func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip f
 			return err
 		}
 		for _, x := range e.File.ExtraFiles {
-			xp, err := d.t.ExtraFile(p, x, "an entry of delta manifest list "+list)
+			xp, err := d.t.ExtraFile(p, x, "an entry of delta manifest list "+s.DeltaManifestList)
 			if err != nil {
 				return err
 			}

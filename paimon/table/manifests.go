@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
@@ -89,4 +90,36 @@ func (t *Table) LiveFiles(ctx context.Context, s *spec.Snapshot) ([]manifest.Man
 		all = append(all, es...)
 	}
 	return manifest.MergeEntries(all)
+}
+
+// DeltaEntries yields the entries of snapshot s's delta manifests (what s added and deleted), in
+// manifest order, reading each manifest only when the one before it is used up. A read error is
+// yielded once, with a zero entry, and ends the sequence:
+//
+//	for e, err := range t.DeltaEntries(ctx, s) {
+//		if err != nil {
+//			return err
+//		}
+//		…
+//	}
+func (t *Table) DeltaEntries(ctx context.Context, s *spec.Snapshot) iter.Seq2[manifest.ManifestEntry, error] {
+	return func(yield func(manifest.ManifestEntry, error) bool) {
+		metas, err := t.ReadManifestList(ctx, s.DeltaManifestList)
+		if err != nil {
+			yield(manifest.ManifestEntry{}, err)
+			return
+		}
+		for _, m := range metas {
+			entries, err := t.ReadManifest(ctx, m.FileName)
+			if err != nil {
+				yield(manifest.ManifestEntry{}, err)
+				return
+			}
+			for _, e := range entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+		}
+	}
 }
