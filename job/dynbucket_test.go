@@ -188,7 +188,7 @@ func checkHashIndexUnique(t *testing.T, tbl *table.Table, parts int) {
 	if len(owner) != parts {
 		t.Errorf("HASH index covers %d partitions, want %d", len(owner), parts)
 	}
-	live, err := commit.LiveFiles(ctx, tbl, latest)
+	live, err := tbl.LiveFiles(ctx, latest)
 	if err != nil {
 		t.Fatal(err)
 	}

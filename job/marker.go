@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -39,22 +38,15 @@ func (d *driver) verifyMarker(ctx context.Context, ws checkpoint.WindowState, id
 	if cov, want := s.Properties[checkpoint.PropCoverage], checkpoint.CoverageDigest(at.Results); cov != want {
 		return stop("carries coverage digest %q, attempt %d's stored results have %q", cov, a, want)
 	}
-	list, err := commit.ReadList(ctx, d.t, s.DeltaManifestList)
-	if err != nil {
-		return err
-	}
 	var added []string
-	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+	for e, err := range d.t.DeltaEntries(ctx, s) {
 		if err != nil {
 			return err
 		}
-		for _, e := range entries {
-			if e.Kind != manifest.Add {
-				return stop("deletes file %s, which a load window never does", e.File.FileName)
-			}
-			added = append(added, e.File.FileName)
+		if e.Kind != manifest.Add {
+			return stop("deletes file %s, which a load window never does", e.File.FileName)
 		}
+		added = append(added, e.File.FileName)
 	}
 	var want []string
 	for _, r := range at.Results {

@@ -341,25 +341,18 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 			}
 		}
 	}
-	list, err := commit.ReadList(ctx, d.t, s.DeltaManifestList)
-	if err != nil {
-		return err
-	}
 	var added []string
 	var addedEntries []manifest.ManifestEntry
-	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+	for e, err := range d.t.DeltaEntries(ctx, s) {
 		if err != nil {
 			return err
 		}
-		for _, e := range entries {
-			switch {
-			case e.Kind == manifest.Add:
-				added = append(added, e.File.FileName)
-				addedEntries = append(addedEntries, e)
-			case d.cfg.Overwrite == checkpoint.OverwritePartitions && !parts[string(e.Partition)]:
-				return stop("deletes file %s of a partition the job's files do not touch", e.File.FileName)
-			}
+		switch {
+		case e.Kind == manifest.Add:
+			added = append(added, e.File.FileName)
+			addedEntries = append(addedEntries, e)
+		case d.cfg.Overwrite == checkpoint.OverwritePartitions && !parts[string(e.Partition)]:
+			return stop("deletes file %s of a partition the job's files do not touch", e.File.FileName)
 		}
 	}
 	slices.Sort(added)

@@ -16,7 +16,6 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/mergetree"
@@ -144,22 +143,15 @@ func (e *owEnv) checkMergedOverwrite(t testing.TB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := commit.ReadList(ctx, e.tbl, snaps[0].DeltaManifestList)
-	if err != nil {
-		t.Fatal(err)
-	}
 	adds := 0
-	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, e.tbl, m.FileName)
+	for en, err := range e.tbl.DeltaEntries(ctx, snaps[0]) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, en := range entries {
-			if en.Kind == manifest.Add {
-				adds++
-				if en.File.Level != level {
-					t.Fatalf("the OVERWRITE snapshot adds %s at level %d, want the highest level %d", en.File.FileName, en.File.Level, level)
-				}
+		if en.Kind == manifest.Add {
+			adds++
+			if en.File.Level != level {
+				t.Fatalf("the OVERWRITE snapshot adds %s at level %d, want the highest level %d", en.File.FileName, en.File.Level, level)
 			}
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -597,7 +596,7 @@ func (d *driver) latestPinned(ctx context.Context) (*spec.Snapshot, error) {
 // job does not reread the whole table for every window.
 func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) error {
 	if d.tableMaxAt < 0 {
-		live, err := commit.LiveFiles(ctx, d.t, latest)
+		live, err := d.t.LiveFiles(ctx, latest)
 		if err != nil {
 			return err
 		}
@@ -617,18 +616,11 @@ func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) err
 		if err != nil {
 			return err
 		}
-		metas, err := commit.ReadList(ctx, d.t, s.DeltaManifestList)
-		if err != nil {
-			return err
-		}
-		for _, m := range metas {
-			entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+		for e, err := range d.t.DeltaEntries(ctx, s) {
 			if err != nil {
 				return err
 			}
-			for _, e := range entries {
-				d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
-			}
+			d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
 		}
 	}
 	d.tableMaxAt = latest.ID

@@ -276,7 +276,7 @@ func (e *scEnv) checkFilesExist() {
 	if err != nil || s == nil {
 		return
 	}
-	live, err := commit.LiveFiles(ctx, tbl, s)
+	live, err := tbl.LiveFiles(ctx, s)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -318,21 +318,12 @@ func (e *scEnv) resultFiles(w int64, a int) []string {
 // addedFiles returns the names of the data files snapshot s adds (its delta manifest list).
 func (e *scEnv) addedFiles(s *spec.Snapshot) []string {
 	e.t.Helper()
-	ctx := context.Background()
-	tbl := e.table()
-	list, err := commit.ReadList(ctx, tbl, s.DeltaManifestList)
-	if err != nil {
-		e.t.Fatal(err)
-	}
 	var out []string
-	for _, m := range list {
-		entries, err := commit.ReadManifest(ctx, tbl, m.FileName)
+	for en, err := range e.table().DeltaEntries(context.Background(), s) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		for _, en := range entries {
-			out = append(out, en.File.FileName)
-		}
+		out = append(out, en.File.FileName)
 	}
 	slices.Sort(out)
 	return out

@@ -254,7 +254,7 @@ func TestScenario08_LostCommitAcknowledgement(t *testing.T) {
 		t.Errorf("%d acknowledgements lost, want one per window (2)", lost)
 	}
 	e.checkFinished()
-	live, err := commit.LiveFiles(context.Background(), e.table(), mustLatest(t, e.table()))
+	live, err := e.table().LiveFiles(context.Background(), mustLatest(t, e.table()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1003,7 +1003,7 @@ func TestScenario31_OneSequenceRangePerBucketWriter(t *testing.T) {
 	if !multi {
 		t.Fatal("test setup: no window had more than one write task")
 	}
-	live, err := commit.LiveFiles(context.Background(), e.table(), mustLatest(t, e.table()))
+	live, err := e.table().LiveFiles(context.Background(), mustLatest(t, e.table()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1320,7 +1320,7 @@ func TestScenario43_WritersStartFromCommittedView(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		live, err := commit.LiveFiles(ctx, tbl, s)
+		live, err := tbl.LiveFiles(ctx, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/internal/loadtest"
-	"github.com/lakeload/lakeload/paimon/commit"
 )
 
 // TestOneWriterPerBucketPerWindow: by default (no SplitTasks) a window's splits are read in
@@ -37,25 +36,18 @@ func TestOneWriterPerBucketPerWindow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			metas, err := commit.ReadList(ctx, e.tbl, s.DeltaManifestList)
-			if err != nil {
-				t.Fatal(err)
-			}
 			writers := map[string]map[string]bool{}
-			for _, m := range metas {
-				entries, err := commit.ReadManifest(ctx, e.tbl, m.FileName)
+			for en, err := range e.tbl.DeltaEntries(ctx, s) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, en := range entries {
-					key := string(en.Partition) + "/" + string(rune(en.Bucket))
-					name := strings.TrimPrefix(en.File.FileName, "data-")
-					uuid := name[:36]
-					if writers[key] == nil {
-						writers[key] = map[string]bool{}
-					}
-					writers[key][uuid] = true
+				key := string(en.Partition) + "/" + string(rune(en.Bucket))
+				name := strings.TrimPrefix(en.File.FileName, "data-")
+				uuid := name[:36]
+				if writers[key] == nil {
+					writers[key] = map[string]bool{}
 				}
+				writers[key][uuid] = true
 			}
 			for _, w := range writers {
 				if len(w) > 1 {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/oracle"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -54,7 +53,7 @@ func levelsOf(t *testing.T, tbl *table.Table) map[int32]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := commit.LiveFiles(ctx, tbl, s)
+	live, err := tbl.LiveFiles(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/internal/oracle"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
@@ -201,7 +200,7 @@ func checkHashIndex(t *testing.T, tbl *table.Table, m *model) {
 			t.Errorf("live key %v/%v (hash %d) is in no HASH index file", r[0], r[1], h)
 		}
 	}
-	live, err := commit.LiveFiles(ctx, tbl, latest)
+	live, err := tbl.LiveFiles(ctx, latest)
 	if err != nil {
 		t.Fatal(err)
 	}

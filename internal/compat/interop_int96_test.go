@@ -15,7 +15,6 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/internal/oracle"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/compact"
 	pq "github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/read"
@@ -236,7 +235,7 @@ func liveDataFiles(t *testing.T, tbl *table.Table) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := commit.LiveFiles(ctx, tbl, s)
+	live, err := tbl.LiveFiles(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}

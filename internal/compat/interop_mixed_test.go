@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/internal/oracle"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
@@ -119,7 +118,7 @@ func checkSequences(t *testing.T, what string, tbl *table.Table, id int64) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		es, err := commit.LiveFiles(ctx, tbl, s)
+		es, err := tbl.LiveFiles(ctx, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/fileio/local"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
@@ -99,7 +98,7 @@ func checkDynamicBuckets(t *testing.T, e *featureEnv) {
 		}
 	}
 	// Every live data file is in an indexed bucket, and the index puts its keys there.
-	dataFiles, err := commit.LiveFiles(ctx, tbl, latest)
+	dataFiles, err := tbl.LiveFiles(ctx, latest)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 )
 
@@ -101,7 +100,7 @@ func Cases() []Case {
 		{Name: "manifest-name-in-list", Codes: "11000", What: "a manifest list names a manifest `../…`", Tamper: func(t testing.TB, lt *Table) (map[string][]byte, []string) {
 			v := lt.Plant(t, "manifest", content)
 			s1 := lt.Snapshot(t, 1)
-			metas, err := commit.ReadList(context.Background(), lt.Tbl, s1.DeltaManifestList)
+			metas, err := lt.Tbl.ReadManifestList(context.Background(), s1.DeltaManifestList)
 			if err != nil {
 				t.Fatal(err)
 			}

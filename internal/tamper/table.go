@@ -184,12 +184,12 @@ func (lt *Table) ManifestPath(name string) string {
 func (lt *Table) EditManifests(t testing.TB, list string, edit func([]manifest.ManifestEntry) []manifest.ManifestEntry) {
 	t.Helper()
 	ctx := context.Background()
-	metas, err := commit.ReadList(ctx, lt.Tbl, list)
+	metas, err := lt.Tbl.ReadManifestList(ctx, list)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range metas {
-		es, err := commit.ReadManifest(ctx, lt.Tbl, m.FileName)
+		es, err := lt.Tbl.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,11 +236,11 @@ func (lt *Table) FirstEntry(t testing.TB) (manifest.ManifestEntry, manifest.Mani
 	t.Helper()
 	ctx := context.Background()
 	s := lt.Snapshot(t, 1)
-	metas, err := commit.ReadList(ctx, lt.Tbl, s.DeltaManifestList)
+	metas, err := lt.Tbl.ReadManifestList(ctx, s.DeltaManifestList)
 	if err != nil || len(metas) == 0 {
 		t.Fatalf("delta of snapshot 1: %v, %v", metas, err)
 	}
-	es, err := commit.ReadManifest(ctx, lt.Tbl, metas[0].FileName)
+	es, err := lt.Tbl.ReadManifest(ctx, metas[0].FileName)
 	if err != nil || len(es) == 0 {
 		t.Fatalf("manifest %s: %v, %v", metas[0].FileName, es, err)
 	}

@@ -200,7 +200,7 @@ func plan(ctx context.Context, t *table.Table, mio manifestIO, latest *spec.Snap
 	var base []manifest.ManifestFileMeta
 	var err error
 	if latest != nil {
-		if base, err = DataManifests(ctx, t, latest); err != nil {
+		if base, err = t.DataManifests(ctx, latest); err != nil {
 			return nil, err
 		}
 	}
@@ -271,7 +271,7 @@ func plan(ctx context.Context, t *table.Table, mio manifestIO, latest *spec.Snap
 }
 
 func countRows(ctx context.Context, t *table.Table, s *spec.Snapshot) (int64, error) {
-	live, err := LiveFiles(ctx, t, s)
+	live, err := t.LiveFiles(ctx, s)
 	if err != nil {
 		return 0, err
 	}

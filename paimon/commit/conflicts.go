@@ -27,7 +27,7 @@ func checkConflicts(ctx context.Context, t *table.Table, base []manifest.Manifes
 	}
 	var all []manifest.ManifestEntry
 	for _, m := range base {
-		es, err := ReadManifest(ctx, t, m.FileName)
+		es, err := t.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func mergeManifests(ctx context.Context, t *table.Table, mio manifestIO, base []
 	}
 	var all []manifest.ManifestEntry
 	for _, m := range base {
-		es, err := ReadManifest(ctx, t, m.FileName)
+		es, err := t.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			return nil, err
 		}

@@ -159,7 +159,7 @@ func checkCounts(t testing.TB, tbl *table.Table, snaps []*spec.Snapshot) {
 		if i != len(snaps)-1 && i%7 != 0 {
 			continue
 		}
-		live, err := commit.LiveFiles(context.Background(), tbl, s)
+		live, err := tbl.LiveFiles(context.Background(), s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
-// manifestIO reads and writes the manifests of one table.
+// manifestIO writes the manifests and manifest lists of one table (reading them is paimon/table's).
 type manifestIO struct {
 	t     *table.Table
 	paths *table.Paths
@@ -83,84 +83,6 @@ func (m manifestIO) writeList(ctx context.Context, metas []manifest.ManifestFile
 		return "", 0, fmt.Errorf("write manifest list %s: %w", name, err)
 	}
 	return name, int64(buf.Len()), nil
-}
-
-// ReadList reads the manifest list named name of table t. A name that is no file of manifest/,
-// and a list naming such a manifest, are a *table.PathError (spec.ErrCorrupt).
-func ReadList(ctx context.Context, t *table.Table, name string) ([]manifest.ManifestFileMeta, error) {
-	path, err := t.MetaFile(table.DirManifest, name, "a snapshot's manifest list name")
-	if err != nil {
-		return nil, err
-	}
-	f, err := t.FS.Open(ctx, path)
-	if err != nil {
-		return nil, fmt.Errorf("open manifest list %s: %w", name, err)
-	}
-	defer f.Close()
-	metas, err := manifest.ReadManifestList(f)
-	if err != nil {
-		return nil, fmt.Errorf("manifest list %s: %w", name, err)
-	}
-	for _, m := range metas {
-		if _, err := t.MetaFile(table.DirManifest, m.FileName, "manifest list "+name); err != nil {
-			return nil, err
-		}
-	}
-	return metas, nil
-}
-
-// ReadManifest reads the manifest file named name of table t. An entry naming a file outside the
-// table (table.CheckEntry) is a *table.PathError (spec.ErrCorrupt) naming the manifest.
-func ReadManifest(ctx context.Context, t *table.Table, name string) ([]manifest.ManifestEntry, error) {
-	path, err := t.MetaFile(table.DirManifest, name, "a manifest list's manifest name")
-	if err != nil {
-		return nil, err
-	}
-	f, err := t.FS.Open(ctx, path)
-	if err != nil {
-		return nil, fmt.Errorf("open manifest %s: %w", name, err)
-	}
-	defer f.Close()
-	entries, err := manifest.ReadManifest(f)
-	if err != nil {
-		return nil, fmt.Errorf("manifest %s: %w", name, err)
-	}
-	for _, e := range entries {
-		if err := t.CheckEntry(e, "manifest "+name); err != nil {
-			return nil, err
-		}
-	}
-	return entries, nil
-}
-
-// DataManifests returns the manifests of snapshot s: base list, then delta list.
-func DataManifests(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]manifest.ManifestFileMeta, error) {
-	base, err := ReadList(ctx, t, s.BaseManifestList)
-	if err != nil {
-		return nil, err
-	}
-	delta, err := ReadList(ctx, t, s.DeltaManifestList)
-	if err != nil {
-		return nil, err
-	}
-	return append(base, delta...), nil
-}
-
-// LiveFiles returns the live data files of snapshot s (ADD entries not cancelled by a DELETE).
-func LiveFiles(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]manifest.ManifestEntry, error) {
-	metas, err := DataManifests(ctx, t, s)
-	if err != nil {
-		return nil, err
-	}
-	var all []manifest.ManifestEntry
-	for _, m := range metas {
-		es, err := readManifestCached(ctx, t, m.FileName) // manifests are immutable (manifest_cache.go)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, es...)
-	}
-	return manifest.MergeEntries(all)
 }
 
 // partitionStats computes min/max/null counts over the entries' partition rows.

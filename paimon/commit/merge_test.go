@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -79,7 +78,7 @@ func TestManifestMergingAfterManyCommits(t *testing.T) {
 			checkCounts(t, tbl, snaps)
 			maxRefs := 0
 			for _, s := range snaps {
-				metas, err := commit.DataManifests(ctx, tbl, s)
+				metas, err := tbl.DataManifests(ctx, s)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -87,7 +86,7 @@ func TestManifestMergingAfterManyCommits(t *testing.T) {
 				if len(metas) > minCount {
 					t.Errorf("snapshot %d references %d manifests, more than merge-min-count %d", s.ID, len(metas), minCount)
 				}
-				delta, err := commit.ReadList(ctx, tbl, s.DeltaManifestList)
+				delta, err := tbl.ReadManifestList(ctx, s.DeltaManifestList)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,7 +99,7 @@ func TestManifestMergingAfterManyCommits(t *testing.T) {
 			merged := 0
 			checked := map[string]bool{}
 			for _, s := range snaps {
-				base, err := commit.ReadList(ctx, tbl, s.BaseManifestList)
+				base, err := tbl.ReadManifestList(ctx, s.BaseManifestList)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -111,7 +110,7 @@ func TestManifestMergingAfterManyCommits(t *testing.T) {
 					checked[m.FileName] = true
 					merged++
 					prev := snaps[s.ID-2]
-					prevLive, err := commit.LiveFiles(ctx, tbl, prev)
+					prevLive, err := tbl.LiveFiles(ctx, prev)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -119,7 +118,7 @@ func TestManifestMergingAfterManyCommits(t *testing.T) {
 					for _, e := range prevLive {
 						liveIDs[e.Identifier()] = true
 					}
-					entries, err := commit.ReadManifest(ctx, tbl, m.FileName)
+					entries, err := tbl.ReadManifest(ctx, m.FileName)
 					if err != nil {
 						t.Fatal(err)
 					}

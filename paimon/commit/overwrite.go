@@ -37,7 +37,7 @@ func overwriteEntries(ctx context.Context, t *table.Table, latest *spec.Snapshot
 		for _, p := range o.Partitions {
 			replace[string(p)] = true
 		}
-		live, err := LiveFiles(ctx, t, latest)
+		live, err := t.LiveFiles(ctx, latest)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -126,7 +126,7 @@ func liveFiles(t *testing.T, tbl *table.Table) []manifest.ManifestEntry {
 	if err != nil || s == nil {
 		t.Fatalf("latest snapshot: %v %v", s, err)
 	}
-	live, err := commit.LiveFiles(ctx, tbl, s)
+	live, err := tbl.LiveFiles(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func wasEverCommitted(t *testing.T, tbl *table.Table, name string) bool {
 		if err != nil {
 			t.Fatal(err)
 		}
-		live, err := commit.LiveFiles(ctx, tbl, s)
+		live, err := tbl.LiveFiles(ctx, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -187,7 +187,7 @@ func expireUntil(ctx context.Context, t *table.Table, o ExpireOptions, earliest,
 			return err
 		}
 		if err == nil { // else, as Java: without the tag's file set, keep this snapshot's files
-			if err := d.cleanUnusedDataFiles(ctx, s.DeltaManifestList, skip); err != nil {
+			if err := d.cleanUnusedDataFiles(ctx, s, skip); err != nil {
 				return err
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
@@ -94,13 +93,13 @@ func (d *deletion) tagSkipper(ctx context.Context, tags []*spec.Snapshot, id int
 
 // snapshotEntries reads every entry of s's base and delta manifests, strictly.
 func snapshotEntries(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]manifest.ManifestEntry, error) {
-	metas, err := commit.DataManifests(ctx, t, s)
+	metas, err := t.DataManifests(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	var all []manifest.ManifestEntry
 	for _, m := range metas {
-		es, err := commit.ReadManifest(ctx, t, m.FileName)
+		es, err := t.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			return nil, err
 		}
@@ -109,30 +108,23 @@ func snapshotEntries(ctx context.Context, t *table.Table, s *spec.Snapshot) ([]m
 	return all, nil
 }
 
-// cleanUnusedDataFiles deletes the data files (and their extra files) that the manifest list
-// DELETEs and does not re-ADD, unless skip holds them. One unreadable manifest cancels it all.
-func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip func(manifest.ManifestEntry) bool) error {
-	metas, err := commit.ReadList(ctx, d.t, list)
-	if err != nil {
-		return tolerate(err)
-	}
+// cleanUnusedDataFiles deletes the data files (and their extra files) that snapshot s's delta
+// manifests DELETE and do not re-ADD, unless skip holds them. One unreadable manifest cancels it all.
+func (d *deletion) cleanUnusedDataFiles(ctx context.Context, s *spec.Snapshot, skip func(manifest.ManifestEntry) bool) error {
 	toDelete := map[string]manifest.ManifestEntry{}
-	for _, m := range metas {
-		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+	for e, err := range d.t.DeltaEntries(ctx, s) {
 		if err != nil {
 			return tolerate(err)
 		}
-		d.rep.examined(len(entries))
-		for _, e := range entries {
-			p, err := d.dataPath(e)
-			if err != nil {
-				return tolerate(err)
-			}
-			if e.Kind == manifest.Add {
-				delete(toDelete, p) // an upgraded file: deleted at one level, added at another
-			} else {
-				toDelete[p] = e
-			}
+		d.rep.examined(1)
+		p, err := d.dataPath(e)
+		if err != nil {
+			return tolerate(err)
+		}
+		if e.Kind == manifest.Add {
+			delete(toDelete, p) // an upgraded file: deleted at one level, added at another
+		} else {
+			toDelete[p] = e
 		}
 	}
 	paths := make([]string, 0, len(toDelete))
@@ -149,7 +141,7 @@ func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip f
 			return err
 		}
 		for _, x := range e.File.ExtraFiles {
-			xp, err := d.t.ExtraFile(p, x, "an entry of delta manifest list "+list)
+			xp, err := d.t.ExtraFile(p, x, "an entry of delta manifest list "+s.DeltaManifestList)
 			if err != nil {
 				return err
 			}
@@ -163,12 +155,12 @@ func (d *deletion) cleanUnusedDataFiles(ctx context.Context, list string, skip f
 
 // deleteAddedFiles deletes the files a changelog manifest list ADDs (Java deleteAddedDataFiles).
 func (d *deletion) deleteAddedFiles(ctx context.Context, list string) error {
-	metas, err := commit.ReadList(ctx, d.t, list)
+	metas, err := d.t.ReadManifestList(ctx, list)
 	if err != nil {
 		return tolerate(err)
 	}
 	for _, m := range metas {
-		entries, err := commit.ReadManifest(ctx, d.t, m.FileName)
+		entries, err := d.t.ReadManifest(ctx, m.FileName)
 		if err != nil {
 			if err := tolerate(err); err != nil {
 				return err
@@ -201,7 +193,7 @@ func (d *deletion) skippingSet(ctx context.Context, snaps []*spec.Snapshot) (map
 	keep := map[string]bool{}
 	for _, s := range snaps {
 		keep[s.BaseManifestList], keep[s.DeltaManifestList] = true, true
-		metas, err := commit.DataManifests(ctx, d.t, s)
+		metas, err := d.t.DataManifests(ctx, s)
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +276,7 @@ func (d *deletion) cleanUnusedMetadata(ctx context.Context, s *spec.Snapshot, ke
 
 // cleanUnusedManifestList deletes the manifests of list that keep does not name, then the list.
 func (d *deletion) cleanUnusedManifestList(ctx context.Context, list string, keep map[string]bool) error {
-	metas, err := commit.ReadList(ctx, d.t, list) // tolerant: an earlier run may have deleted it
+	metas, err := d.t.ReadManifestList(ctx, list) // tolerant: an earlier run may have deleted it
 	if err := tolerate(err); err != nil {
 		return err
 	}

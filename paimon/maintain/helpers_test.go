@@ -191,13 +191,13 @@ func referenced(t testing.TB, tbl *table.Table, snaps ...*spec.Snapshot) map[str
 	for _, s := range snaps {
 		for _, l := range []string{s.BaseManifestList, s.DeltaManifestList} {
 			out["manifest/"+l] = true
-			metas, err := commit.ReadList(ctx, tbl, l)
+			metas, err := tbl.ReadManifestList(ctx, l)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, m := range metas {
 				out["manifest/"+m.FileName] = true
-				es, err := commit.ReadManifest(ctx, tbl, m.FileName)
+				es, err := tbl.ReadManifest(ctx, m.FileName)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -48,7 +47,7 @@ func (u *usage) addRefs(ctx context.Context, r metaRefs) error {
 			continue
 		}
 		u.used[list] = true
-		metas, err := commit.ReadList(ctx, u.t, list)
+		metas, err := u.t.ReadManifestList(ctx, list)
 		if err != nil {
 			return err
 		}
@@ -57,7 +56,7 @@ func (u *usage) addRefs(ctx context.Context, r metaRefs) error {
 			if u.manifests[m.FileName] {
 				continue
 			}
-			entries, err := commit.ReadManifest(ctx, u.t, m.FileName)
+			entries, err := u.t.ReadManifest(ctx, m.FileName)
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
@@ -82,7 +81,7 @@ func Scan(ctx context.Context, t *table.Table, o ScanOptions) (*Plan, error) {
 			return nil, err
 		}
 	}
-	live, err := commit.LiveFiles(ctx, t, snap)
+	live, err := t.LiveFiles(ctx, snap)
 	if err != nil {
 		return nil, err
 	}

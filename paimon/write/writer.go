@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -177,7 +176,7 @@ func (w *Writer) restore(ctx context.Context) error {
 	if err != nil || latest == nil {
 		return err
 	}
-	live, err := commit.LiveFiles(ctx, w.t, latest)
+	live, err := w.t.LiveFiles(ctx, latest)
 	if err != nil {
 		return err
 	}

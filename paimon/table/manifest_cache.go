@@ -1,4 +1,4 @@
-package commit
+package table
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
-	"github.com/lakeload/lakeload/paimon/table"
 )
 
 // Manifest files are immutable (each has a new, unique name), yet LiveFiles decodes every manifest
@@ -37,14 +36,14 @@ type cachedManifest struct {
 }
 
 // readManifestCached is ReadManifest served from manifestCache when the file is unchanged.
-func readManifestCached(ctx context.Context, t *table.Table, name string) ([]manifest.ManifestEntry, error) {
-	path, err := t.MetaFile(table.DirManifest, name, "a manifest list's manifest name")
+func (t *Table) readManifestCached(ctx context.Context, name string) ([]manifest.ManifestEntry, error) {
+	path, err := t.MetaFile(DirManifest, name, "a manifest list's manifest name")
 	if err != nil {
 		return nil, err
 	}
 	fi, err := t.FS.Stat(ctx, path)
 	if err != nil || fi.ModTime.IsZero() {
-		return ReadManifest(ctx, t, name) // reports the error, or reads a backend without times
+		return t.ReadManifest(ctx, name) // reports the error, or reads a backend without times
 	}
 	c := manifestCache
 	c.mu.Lock()
@@ -54,7 +53,7 @@ func readManifestCached(ctx context.Context, t *table.Table, name string) ([]man
 		return got.entries, nil
 	}
 	readAt := time.Now()
-	es, err := ReadManifest(ctx, t, name)
+	es, err := t.ReadManifest(ctx, name)
 	if err != nil || readAt.Sub(fi.ModTime) < racyAge {
 		return es, err
 	}
