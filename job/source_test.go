@@ -15,8 +15,8 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/catalog"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/source"
@@ -46,7 +46,7 @@ func (r *genReader) Next(context.Context) (*source.Batch, error) {
 		return nil, io.EOF
 	}
 	r.done = true
-	schema, err := parquet.ArrowSchema(r.fields)
+	schema, err := arrowconv.ArrowSchema(r.fields)
 	if err != nil {
 		return nil, err
 	}

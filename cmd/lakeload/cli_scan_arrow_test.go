@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/lakeload/lakeload/internal/canon"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -32,7 +32,7 @@ func batchLines(t *testing.T, rec arrow.RecordBatch, types []spec.DataType) []st
 			name, _ := json.Marshal(f.Name)
 			b.Write(name)
 			b.WriteByte(':')
-			v, err := parquet.DatumAt(rec.Column(c), r, types[c])
+			v, err := arrowconv.DatumAt(rec.Column(c), r, types[c])
 			if err != nil {
 				t.Fatalf("row %d column %s: %v", r, f.Name, err)
 			}

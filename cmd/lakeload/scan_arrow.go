@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -25,7 +26,7 @@ const scanBatchRows = 65536
 const scanGCPercent = 200
 
 // writeColumnarScan writes the planned rows to w as an Arrow IPC stream (format "arrow") or one
-// Parquet file (format "parquet", zstd, Arrow types of parquet.ArrowType), at most limit rows
+// Parquet file (format "parquet", zstd, Arrow types of arrowconv.ArrowType), at most limit rows
 // (0 = all). Rows come from read.Records, so files that need no merge are never turned into rows.
 // written holds the rows written so far, updated batch by batch (the live counter of the progress display).
 func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w io.Writer, format string, limit int64, written *atomic.Int64) error {
@@ -35,7 +36,7 @@ func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w i
 	)
 	switch format {
 	case "arrow":
-		schema, err := parquet.ArrowSchema(plan.Schema.Fields)
+		schema, err := arrowconv.ArrowSchema(plan.Schema.Fields)
 		if err != nil {
 			return err
 		}

@@ -15,8 +15,8 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/internal/oracle"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/compact"
-	pq "github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -207,7 +207,7 @@ func lakeloadRecordLines(t *testing.T, tbl *table.Table, snapshot int64) []strin
 		for r := 0; r < int(rec.NumRows()); r++ {
 			row := make([]any, rec.NumCols())
 			for c := range row {
-				v, err := pq.DatumAt(rec.Column(c), r, plan.Schema.Fields[c].Type)
+				v, err := arrowconv.DatumAt(rec.Column(c), r, plan.Schema.Fields[c].Type)
 				if err != nil {
 					return err
 				}

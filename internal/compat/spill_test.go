@@ -13,8 +13,8 @@ import (
 	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/commit"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -85,7 +85,7 @@ func spillTable(t *testing.T, pk bool, bufferSize string) *table.Table {
 
 func spillRecord(t *testing.T, tbl *table.Table, rows []spillRow) (arrow.RecordBatch, []spec.RowKind) {
 	t.Helper()
-	schema, err := parquet.ArrowSchema(tbl.Schema.Fields)
+	schema, err := arrowconv.ArrowSchema(tbl.Schema.Fields)
 	if err != nil {
 		t.Fatal(err)
 	}

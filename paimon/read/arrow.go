@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
@@ -28,14 +28,14 @@ type RecordsOptions struct {
 }
 
 // Records reads every visible row of the planned splits as Arrow record batches of at most
-// batchSize rows, with the plan's schema (Arrow types of parquet.ArrowType). It is RecordsWith
+// batchSize rows, with the plan's schema (Arrow types of arrowconv.ArrowType). It is RecordsWith
 // without parallelism.
 func Records(ctx context.Context, t *table.Table, plan *Plan, batchSize int, fn func(arrow.RecordBatch) error) error {
 	return RecordsWith(ctx, t, plan, RecordsOptions{BatchSize: batchSize}, fn)
 }
 
 // RecordsWith reads every visible row of the planned splits as Arrow record batches of at most
-// o.BatchSize rows, with the plan's schema (Arrow types of parquet.ArrowType). fn owns each batch
+// o.BatchSize rows, with the plan's schema (Arrow types of arrowconv.ArrowType). fn owns each batch
 // only during the call; it must Retain it to keep it. Rows come in ReadSplit's order (split by
 // split, in plan order); batch boundaries are not significant.
 //
@@ -47,7 +47,7 @@ func RecordsWith(ctx context.Context, t *table.Table, plan *Plan, o RecordsOptio
 	if o.BatchSize <= 0 {
 		o.BatchSize = 8192
 	}
-	schema, err := parquet.ArrowSchema(plan.Schema.Fields)
+	schema, err := arrowconv.ArrowSchema(plan.Schema.Fields)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (r *Reader) splitRecords(ctx context.Context, s Split, ms *colMergeSpec, sc
 			bld = array.NewRecordBuilder(memAlloc, sc)
 		}
 		for i, v := range row {
-			if err := parquet.AppendDatum(bld.Field(i), fields[i].Type, v); err != nil {
+			if err := arrowconv.AppendDatum(bld.Field(i), fields[i].Type, v); err != nil {
 				return fmt.Errorf("column %s: %w", fields[i].Name, err)
 			}
 		}

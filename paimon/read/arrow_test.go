@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lakeload/lakeload/fileio/local"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -37,7 +37,7 @@ func TestRecordsMatchRows(t *testing.T) {
 		for r := 0; r < int(rec.NumRows()); r++ {
 			row := make([]any, rec.NumCols())
 			for c := range row {
-				v, err := parquet.DatumAt(rec.Column(c), r, plan.Schema.Fields[c].Type)
+				v, err := arrowconv.DatumAt(rec.Column(c), r, plan.Schema.Fields[c].Type)
 				if err != nil {
 					return err
 				}

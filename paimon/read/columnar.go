@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/dv"
@@ -138,7 +138,7 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 // conform returns col as an array of Arrow type target (the reading schema's type for Paimon type
 // t). A column whose type already equals target is shared, relabelled with target's exact field
 // names; any other column is converted value by value exactly as the row path does
-// (parquet.DatumAt, then parquet.AppendDatum).
+// (arrowconv.DatumAt, then arrowconv.AppendDatum).
 func conform(col arrow.Array, target arrow.DataType, t spec.DataType) (arrow.Array, error) {
 	if arrow.TypeEqual(col.DataType(), target) {
 		if _, nested := target.(arrow.NestedType); !nested {
@@ -153,11 +153,11 @@ func conform(col arrow.Array, target arrow.DataType, t spec.DataType) (arrow.Arr
 	defer b.Release()
 	b.Reserve(col.Len())
 	for i := 0; i < col.Len(); i++ {
-		v, err := parquet.DatumAt(col, i, t)
+		v, err := arrowconv.DatumAt(col, i, t)
 		if err != nil {
 			return nil, fmt.Errorf("row %d: %w", i, err)
 		}
-		if err := parquet.AppendDatum(b, t, v); err != nil {
+		if err := arrowconv.AppendDatum(b, t, v); err != nil {
 			return nil, fmt.Errorf("row %d: %w", i, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/format/datafile"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/mergetree"
@@ -175,7 +176,7 @@ func (b *fileBatches) row(rec arrow.RecordBatch, r int) (mergetree.KeyValue, err
 		if b.cols[i] < 0 {
 			continue
 		}
-		v, err := parquet.DatumAt(rec.Column(b.cols[i]), r, c.fileType)
+		v, err := arrowconv.DatumAt(rec.Column(b.cols[i]), r, c.fileType)
 		if err != nil {
 			return kv, fmt.Errorf("data file %s row %d column %s: %w", b.path, b.pos, c.name, err)
 		}
@@ -189,11 +190,11 @@ func (b *fileBatches) row(rec arrow.RecordBatch, r int) (mergetree.KeyValue, err
 	if !b.pk {
 		return kv, nil
 	}
-	sv, err := parquet.DatumAt(rec.Column(b.seq), r, spec.DataType{Root: spec.BigInt})
+	sv, err := arrowconv.DatumAt(rec.Column(b.seq), r, spec.DataType{Root: spec.BigInt})
 	if err != nil {
 		return kv, fmt.Errorf("data file %s row %d column _SEQUENCE_NUMBER: %w", b.path, b.pos, err)
 	}
-	kd, err := parquet.DatumAt(rec.Column(b.kind), r, spec.DataType{Root: spec.TinyInt})
+	kd, err := arrowconv.DatumAt(rec.Column(b.kind), r, spec.DataType{Root: spec.TinyInt})
 	if err != nil {
 		return kv, fmt.Errorf("data file %s row %d column _VALUE_KIND: %w", b.path, b.pos, err)
 	}

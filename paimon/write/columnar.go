@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
@@ -127,14 +127,14 @@ func normalizeColumn(col arrow.Array, f spec.DataField, want arrow.DataType) (ar
 	bld := array.NewBuilder(memory.DefaultAllocator, want)
 	defer bld.Release()
 	for r := 0; r < col.Len(); r++ {
-		v, err := parquet.DatumAt(col, r, f.Type)
+		v, err := arrowconv.DatumAt(col, r, f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("write: row %d column %s: %w", r, f.Name, err)
 		}
 		if v == nil && !f.Type.Nullable {
 			return nil, fmt.Errorf("write: row %d: column %s is NOT NULL but the value is null", r, f.Name)
 		}
-		if err := parquet.AppendDatum(bld, f.Type, v); err != nil {
+		if err := arrowconv.AppendDatum(bld, f.Type, v); err != nil {
 			return nil, fmt.Errorf("write: row %d column %s: %w", r, f.Name, err)
 		}
 	}
@@ -203,7 +203,7 @@ func setFromArrow(bld *binrow.Builder, i int, t spec.DataType, col arrow.Array, 
 			}
 		}
 	}
-	v, err := parquet.DatumAt(col, r, t)
+	v, err := arrowconv.DatumAt(col, r, t)
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func (w *Writer) writeRowColumnar(ctx context.Context, row []any, kind spec.RowK
 	bld := array.NewRecordBuilder(memory.DefaultAllocator, w.arrowSchema)
 	defer bld.Release()
 	for c, f := range w.t.Schema.Fields {
-		if err := parquet.AppendDatum(bld.Field(c), f.Type, row[c]); err != nil {
+		if err := arrowconv.AppendDatum(bld.Field(c), f.Type, row[c]); err != nil {
 			return fmt.Errorf("write: column %s: %w", f.Name, err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
@@ -57,7 +57,7 @@ func (w *Writer) foldColumnar(all *pendingView, sel, seqs []int64, kinds []spec.
 		key := flat[i*len(w.keyIdx) : (i+1)*len(w.keyIdx) : (i+1)*len(w.keyIdx)]
 		for j, p := range w.keyIdx {
 			bi, li := all.locate(row)
-			v, err := parquet.DatumAt(all.column(bi, p), li, fields[p].Type)
+			v, err := arrowconv.DatumAt(all.column(bi, p), li, fields[p].Type)
 			if err != nil {
 				return nil, nil, nil, nil, fmt.Errorf("key column %s: %w", fields[p].Name, err)
 			}

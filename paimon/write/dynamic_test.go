@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
@@ -122,7 +122,7 @@ func TestDynamicBucketColumnarAndRowPaths(t *testing.T) {
 	got := map[string]map[string]int32{}
 	for _, engine := range []string{"deduplicate", "partial-update"} {
 		tbl := newTable(t, dynCols, []string{"p"}, []string{"p", "k"}, opts(engine))
-		schema, err := parquet.ArrowSchema(tbl.Schema.Fields)
+		schema, err := arrowconv.ArrowSchema(tbl.Schema.Fields)
 		if err != nil {
 			t.Fatal(err)
 		}

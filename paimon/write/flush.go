@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -159,7 +160,7 @@ func (w *Writer) newFile(ctx context.Context, b *bucketBuffer, chunk int) (*file
 	if err != nil {
 		return nil, err
 	}
-	schema, err := parquet.ArrowSchema(fields)
+	schema, err := arrowconv.ArrowSchema(fields)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +197,7 @@ func (f *fileWriter) write(recs []mergetree.KeyValue) error {
 		col := 0
 		if pk {
 			for j := 0; j < nk; j++ {
-				if err := parquet.AppendDatum(bld.Field(col), f.fields[col].Type, r.Key[j]); err != nil {
+				if err := arrowconv.AppendDatum(bld.Field(col), f.fields[col].Type, r.Key[j]); err != nil {
 					return fmt.Errorf("data file %s column %s: %w", f.path, f.fields[col].Name, err)
 				}
 				col++
@@ -206,7 +207,7 @@ func (f *fileWriter) write(recs []mergetree.KeyValue) error {
 			col += 2
 		}
 		for j, v := range r.Value {
-			if err := parquet.AppendDatum(bld.Field(col+j), f.fields[col+j].Type, v); err != nil {
+			if err := arrowconv.AppendDatum(bld.Field(col+j), f.fields[col+j].Type, v); err != nil {
 				return fmt.Errorf("data file %s column %s: %w", f.path, f.fields[col+j].Name, err)
 			}
 		}

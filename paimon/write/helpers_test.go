@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -104,7 +105,7 @@ func readDataFile(t *testing.T, tbl *table.Table, m table.CommitMessage, f manif
 		for r := 0; r < int(rec.NumRows()); r++ {
 			fr := fileRow{}
 			for c, pf := range phys {
-				v, err := parquet.DatumAt(rec.Column(c), r, pf.Type)
+				v, err := arrowconv.DatumAt(rec.Column(c), r, pf.Type)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/binrow"
@@ -149,7 +149,7 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 			return nil, err
 		}
 	}
-	if w.arrowSchema, err = parquet.ArrowSchema(t.Schema.Fields); err != nil {
+	if w.arrowSchema, err = arrowconv.ArrowSchema(t.Schema.Fields); err != nil {
 		return nil, err
 	}
 	w.columnar = w.columnarOK()
@@ -229,7 +229,7 @@ func (w *Writer) write(ctx context.Context, rec arrow.RecordBatch, kinds []spec.
 	for r := 0; r < n; r++ {
 		row := make([]any, len(fields))
 		for c, f := range fields {
-			v, err := parquet.DatumAt(rec.Column(c), r, f.Type)
+			v, err := arrowconv.DatumAt(rec.Column(c), r, f.Type)
 			if err != nil {
 				return fmt.Errorf("write: row %d column %s: %w", r, f.Name, err)
 			}

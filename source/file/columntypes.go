@@ -37,7 +37,7 @@ func jsonColumnType(k jsonKinds) (spec.DataType, error) {
 }
 
 // arrowColumnType maps an Arrow input type to the Paimon type the source mapping stores it as unchanged
-// (parquet.ArrowType of the result is the input type, or one the source casts losslessly).
+// (arrowconv.ArrowType of the result is the input type, or one the source casts losslessly).
 func arrowColumnType(t arrow.DataType, nullable bool) (spec.DataType, error) {
 	p := func(r spec.TypeRoot) spec.DataType { return spec.DataType{Root: r, Nullable: nullable} }
 	switch x := t.(type) {

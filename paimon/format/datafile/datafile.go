@@ -1,11 +1,11 @@
 // Package datafile is what lakeload's readers of Paimon data files share: the format of a file
 // (by its name's extension, as Java picks the reader), the error for formats or features lakeload
 // cannot read, and an iterator that turns decoded Datum columns into Arrow record batches of
-// lakeload's Arrow types (parquet.ArrowType), so ORC and Avro files come out exactly as Parquet
+// lakeload's Arrow types (arrowconv.ArrowType), so ORC and Avro files come out exactly as Parquet
 // files of the same schema do.
 //
 // Invariants: batches hold at most the requested number of rows and never an empty one; the Arrow
-// type of every column is parquet.ArrowType of its Paimon type.
+// type of every column is arrowconv.ArrowType of its Paimon type.
 package datafile
 
 import (
@@ -17,7 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/lakeload/lakeload/paimon/format/parquet"
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -79,7 +79,7 @@ func NewIterator(cols []Column, batchRows int64, next func() (Chunk, bool, error
 	for i, c := range cols {
 		fs[i] = spec.DataField{ID: i, Name: c.Name, Type: c.Type}
 	}
-	sc, err := parquet.ArrowSchema(fs)
+	sc, err := arrowconv.ArrowSchema(fs)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (it *Iterator) Next() bool {
 			return false
 		}
 		for _, v := range vals[it.pos:end] {
-			if err := parquet.AppendDatum(b, c.Type, v); err != nil {
+			if err := arrowconv.AppendDatum(b, c.Type, v); err != nil {
 				b.Release()
 				it.err = fmt.Errorf("column %s: %w", c.Name, err)
 				return false

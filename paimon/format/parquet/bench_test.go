@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkWrite(b *testing.B) {
 		{ID: 1, Name: "name", Type: spec.DataType{Root: spec.VarChar, Nullable: true, Length: spec.MaxLength}},
 		{ID: 2, Name: "score", Type: typ(spec.Double, true)},
 	}
-	sc, err := ArrowSchema(fields)
+	sc, err := arrowconv.ArrowSchema(fields)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func timestampFile(b *testing.B, p, rows int) []byte {
 		{ID: 0, Name: "id", Type: typ(spec.BigInt, false)},
 		{ID: 1, Name: "ts", Type: ts(spec.Timestamp, p)},
 	}
-	sc, err := ArrowSchema(fields)
+	sc, err := arrowconv.ArrowSchema(fields)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func timestampFile(b *testing.B, p, rows int) []byte {
 			tss.AppendNull()
 		} else {
 			ns := int64(i-rows/2) * 1_000_003_777 // ±16 years around 1970
-			tss.Append(arrow.Timestamp(ns / unitNanos(timestampUnit(p))))
+			tss.Append(arrow.Timestamp(ns / int64(arrowconv.TimestampUnit(p).Multiplier())))
 		}
 	}
 	rec := rb.NewRecordBatch()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -25,7 +26,7 @@ func decodeAll(data []byte, fields []spec.DataField) error {
 		for c := 0; c < int(rec.NumCols()) && c < len(fields); c++ {
 			for i := 0; i < int(rec.NumRows()); i++ {
 				// type mismatches after corruption are fine; only panics are not
-				_, _ = DatumAt(rec.Column(c), i, fields[c].Type)
+				_, _ = arrowconv.DatumAt(rec.Column(c), i, fields[c].Type)
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 )
 
 // dictionarySample is the number of values of a column's first batch that decide its encoding.
@@ -58,7 +60,7 @@ func dictionaryPays(arr arrow.Array) (pays, decided bool) {
 		vals := a.Float64Values()
 		countFixed(&lc, a, n, func(i int) uint64 { return math.Float64bits(vals[i]) })
 	case *array.String:
-		value := stringValues(a)
+		value := arrowconv.StringValues(a)
 		width = countBytes(&lc, a, n, value)
 	case *array.Binary:
 		width = countBytes(&lc, a, n, a.Value)

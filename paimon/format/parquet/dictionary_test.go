@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -74,7 +75,7 @@ func TestDictionaryPaysEstimate(t *testing.T) {
 	}{{1, true}, {100, true}, {10_000, true}, {40_000, true}, {60_000, false}, {65_536, false}} {
 		b := newBuilder(t, typ(spec.BigInt, false))
 		for i := range 65_536 {
-			if err := AppendDatum(b, typ(spec.BigInt, false), int64(i%tc.distinct)*1_000_003); err != nil {
+			if err := arrowconv.AppendDatum(b, typ(spec.BigInt, false), int64(i%tc.distinct)*1_000_003); err != nil {
 				t.Fatal(err)
 			}
 		}

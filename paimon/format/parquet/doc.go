@@ -1,6 +1,7 @@
-// Package parquet is lakeload's Paimon data-file layer: it maps Paimon types to Arrow and to the
-// Parquet layout Java Paimon writes (ParquetSchemaConverter), writes data files that Java 1.x/2.x
-// and pypaimon read, computes the file's value statistics, and reads data files back as Arrow.
+// Package parquet is lakeload's Paimon data-file layer: it maps Paimon types to the Parquet layout
+// Java Paimon writes (ParquetSchemaConverter), writes data files that Java 1.x/2.x and pypaimon
+// read, computes the file's value statistics, and reads data files back as Arrow. The Arrow side of
+// the mapping (Paimon type → Arrow type, Datum ↔ Arrow value) is paimon/arrowconv's.
 //
 // Invariants:
 //   - Writer emits only PLAIN and dictionary (PLAIN/RLE_DICTIONARY) value encodings, RLE levels,
@@ -20,5 +21,6 @@
 //     beyond int64 nanoseconds (lakeload's TIMESTAMP(7..9)) is an error wrapping ErrUnrepresentable
 //     that names the column and the value, never a wrong value.
 //
-// Datums follow paimon/spec/types.go (DatumAt / AppendDatum convert between Arrow and Datums).
+// Datums follow paimon/spec/types.go (arrowconv.DatumAt / arrowconv.AppendDatum convert between
+// Arrow and Datums).
 package parquet

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -35,10 +36,10 @@ func decv(s string) spec.DecimalValue {
 	return spec.DecimalValue{Unscaled: v}
 }
 
-// buildRecord turns rows of Datums into a record of ArrowSchema(fields) via AppendDatum.
+// buildRecord turns rows of Datums into a record of arrowconv.ArrowSchema(fields) via AppendDatum.
 func buildRecord(t testing.TB, fields []spec.DataField, rows [][]any) arrow.RecordBatch {
 	t.Helper()
-	sc, err := ArrowSchema(fields)
+	sc, err := arrowconv.ArrowSchema(fields)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func buildRecord(t testing.TB, fields []spec.DataField, rows [][]any) arrow.Reco
 	defer b.Release()
 	for r, row := range rows {
 		for c, f := range fields {
-			if err := AppendDatum(b.Field(c), f.Type, row[c]); err != nil {
+			if err := arrowconv.AppendDatum(b.Field(c), f.Type, row[c]); err != nil {
 				t.Fatalf("row %d field %s: %v", r, f.Name, err)
 			}
 		}
@@ -107,7 +108,7 @@ func readRows(t testing.TB, data []byte, fields []spec.DataField, columns []stri
 				if rec.Schema().Field(c).Name != f.Name {
 					t.Fatalf("column %d is %q, want %q", c, rec.Schema().Field(c).Name, f.Name)
 				}
-				v, err := DatumAt(rec.Column(c), i, f.Type)
+				v, err := arrowconv.DatumAt(rec.Column(c), i, f.Type)
 				if err != nil {
 					t.Fatalf("row %d column %s: %v", len(out), f.Name, err)
 				}
@@ -129,7 +130,7 @@ func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
 
 func newBuilder(t testing.TB, ty spec.DataType) array.Builder {
 	t.Helper()
-	dt, err := ArrowType(ty)
+	dt, err := arrowconv.ArrowType(ty)
 	if err != nil {
 		t.Fatal(err)
 	}

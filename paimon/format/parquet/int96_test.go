@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -98,7 +99,7 @@ func TestInt96NanosJavaWritten(t *testing.T) {
 		if got != want.Int64() {
 			t.Errorf("%s: decoded %d ns, want %s", c.ts, got, want)
 		}
-		if back := timestampFromUnit(got, arrow.Nanosecond); back != (spec.TimestampValue{Millis: ms, NanoOfMilli: nano}) {
+		if back := arrowconv.TimestampFromUnit(got, arrow.Nanosecond); back != (spec.TimestampValue{Millis: ms, NanoOfMilli: nano}) {
 			t.Errorf("%s: datum %+v, want {%d %d}", c.ts, back, ms, nano)
 		}
 	}
@@ -147,27 +148,6 @@ func TestInt96LakeloadEncodingRoundTrips(t *testing.T) {
 		}
 		if got, ok := int96Nanos(&v); !ok || got != ns {
 			t.Errorf("%d: decoded %d %v", ns, got, ok)
-		}
-	}
-}
-
-// TestTimestampToUnitBounds: datums convert to int64 units up to both ends exactly.
-func TestTimestampToUnitBounds(t *testing.T) {
-	for _, u := range []arrow.TimeUnit{arrow.Nanosecond, arrow.Microsecond, arrow.Millisecond} {
-		for _, n := range []int64{math.MinInt64, math.MinInt64 + 1, -1, 0, 1, math.MaxInt64 - 1, math.MaxInt64} {
-			ts := timestampFromUnit(n, u)
-			got, err := timestampToUnit(ts, u)
-			if err != nil || got != n {
-				t.Errorf("%s %d: %+v back to %d, %v", u, n, ts, got, err)
-			}
-		}
-	}
-	for _, ts := range []spec.TimestampValue{
-		{Millis: -9223372036855, NanoOfMilli: 224191}, // one ns below math.MinInt64 ns
-		{Millis: 9223372036854, NanoOfMilli: 775808},  // one ns above math.MaxInt64 ns
-	} {
-		if n, err := timestampToUnit(ts, arrow.Nanosecond); err == nil {
-			t.Errorf("%+v: %d, want an overflow error", ts, n)
 		}
 	}
 }

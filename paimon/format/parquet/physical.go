@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -73,7 +74,7 @@ func writeLeaf(cw file.ColumnChunkWriter, l *leaf) error {
 	def, rep := l.levels()
 	arr := l.arr
 	if arr == nil { // every slot absent
-		dt, err := ArrowType(l.t)
+		dt, err := arrowconv.ArrowType(l.t)
 		if err != nil {
 			return err
 		}
@@ -170,7 +171,7 @@ func writeLeaf(cw file.ColumnChunkWriter, l *leaf) error {
 		vals := make([]parquet.ByteArray, len(idx))
 		switch a := arr.(type) {
 		case *array.String:
-			value := stringValues(a)
+			value := arrowconv.StringValues(a)
 			for k, i := range idx {
 				vals[k] = value(i)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -92,7 +93,7 @@ func parquetNode(name string, t spec.DataType, baseID, depth, ownID int32) (sche
 	case spec.Binary, spec.VarBinary:
 		return primitive(name, rep, nil, parquet.Types.ByteArray, -1, ownID)
 	case spec.Decimal:
-		if _, err := ArrowType(t); err != nil {
+		if _, err := arrowconv.ArrowType(t); err != nil {
 			return nil, err
 		}
 		lt := schema.NewDecimalLogicalType(int32(t.Precision), int32(t.Scale))
@@ -121,7 +122,7 @@ func parquetNode(name string, t spec.DataType, baseID, depth, ownID int32) (sche
 	case spec.Time:
 		return primitive(name, rep, schema.NewTimeLogicalType(true, schema.TimeUnitMillis), parquet.Types.Int32, -1, ownID)
 	case spec.Timestamp, spec.TimestampLTZ:
-		if _, err := ArrowType(t); err != nil {
+		if _, err := arrowconv.ArrowType(t); err != nil {
 			return nil, err
 		}
 		utc := t.Root == spec.TimestampLTZ

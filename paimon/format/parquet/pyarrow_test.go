@@ -15,6 +15,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -126,7 +127,7 @@ func canonDatum(ty spec.DataType, v any, pyType string) any {
 		case strings.HasPrefix(pyType, "timestamp[us"):
 			unit = arrow.Microsecond
 		}
-		n, err := timestampToUnit(v.(spec.TimestampValue), unit)
+		n, err := arrowconv.TimestampToUnit(v.(spec.TimestampValue), unit)
 		if err != nil {
 			panic(err)
 		}

@@ -54,7 +54,7 @@ func OpenReader(r io.ReaderAt, fileSize int64) (rd *Reader, err error) {
 }
 
 // Schema is the Arrow schema the file decodes to (pqarrow's mapping of the Parquet schema, e.g.
-// INT96 → Timestamp(ns), decoded as Java writes it: int96.go); DatumAt accepts all of its types.
+// INT96 → Timestamp(ns), decoded as Java writes it: int96.go); arrowconv.DatumAt accepts all of its types.
 func (r *Reader) Schema() *arrow.Schema { return r.schema }
 
 // NumRows is the row count recorded in the footer.

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -34,7 +35,7 @@ func newCollector(t spec.DataType) collector {
 	case spec.Char, spec.VarChar, spec.Binary, spec.VarBinary:
 		return &bytesCollector{str: t.Root == spec.Char || t.Root == spec.VarChar}
 	case spec.Timestamp, spec.TimestampLTZ:
-		return &timestampCollector{unit: timestampUnit(t.Precision)}
+		return &timestampCollector{unit: arrowconv.TimestampUnit(t.Precision)}
 	}
 	return &nullCollector{}
 }
@@ -266,7 +267,7 @@ func (c *timestampCollector) collect(arr arrow.Array) {
 func (c *timestampCollector) result() ColumnStats {
 	s := ColumnStats{NullCount: c.nulls}
 	if c.any {
-		s.Min, s.Max = timestampFromUnit(c.min, c.unit), timestampFromUnit(c.max, c.unit)
+		s.Min, s.Max = arrowconv.TimestampFromUnit(c.min, c.unit), arrowconv.TimestampFromUnit(c.max, c.unit)
 	}
 	return s
 }
@@ -285,7 +286,7 @@ func (c *bytesCollector) collect(arr arrow.Array) {
 	var value func(int) []byte
 	switch a := arr.(type) {
 	case *array.String:
-		value = stringValues(a)
+		value = arrowconv.StringValues(a)
 	case *array.Binary:
 		value = a.Value
 	default:

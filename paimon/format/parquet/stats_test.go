@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -287,7 +288,7 @@ func TestWriterRejectsBadInput(t *testing.T) {
 	if _, err := NewWriter(&buf, []spec.DataField{{Name: "d", Type: dec(39, 0)}}, WriterOptions{}); err == nil {
 		t.Fatal("DECIMAL(39) accepted")
 	}
-	if err := AppendDatum(newBuilder(t, dec(3, 0)), dec(3, 0), decv("1000")); err == nil {
+	if err := arrowconv.AppendDatum(newBuilder(t, dec(3, 0)), dec(3, 0), decv("1000")); err == nil {
 		t.Fatal("AppendDatum accepted 1000 for DECIMAL(3)")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
+	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -268,10 +269,10 @@ func (w *Writer) Close() (FileStats, error) {
 	return st, nil
 }
 
-// checkArrowType verifies that dt has the shape and units of ArrowType(t); names and
+// checkArrowType verifies that dt has the shape and units of arrowconv.ArrowType(t); names and
 // nullability flags are not compared (nulls are checked value by value).
 func checkArrowType(t spec.DataType, dt arrow.DataType) error {
-	want, err := ArrowType(t)
+	want, err := arrowconv.ArrowType(t)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package parquet
+package arrowconv
 
 import (
 	"fmt"
@@ -57,7 +57,7 @@ func ArrowType(t spec.DataType) (arrow.DataType, error) {
 		if t.Root == spec.TimestampLTZ {
 			tz = "UTC"
 		}
-		return &arrow.TimestampType{Unit: timestampUnit(t.Precision), TimeZone: tz}, nil
+		return &arrow.TimestampType{Unit: TimestampUnit(t.Precision), TimeZone: tz}, nil
 	case spec.Array:
 		if t.Elem == nil {
 			return nil, fmt.Errorf("parquet: ARRAY without element type")
@@ -99,8 +99,8 @@ func ArrowType(t spec.DataType) (arrow.DataType, error) {
 	return nil, fmt.Errorf("parquet: unsupported type root %d", t.Root)
 }
 
-// timestampUnit is the Arrow unit lakeload uses for a timestamp precision.
-func timestampUnit(precision int) arrow.TimeUnit {
+// TimestampUnit is the Arrow unit lakeload uses for a timestamp precision.
+func TimestampUnit(precision int) arrow.TimeUnit {
 	switch {
 	case precision <= 3:
 		return arrow.Millisecond

@@ -1,4 +1,4 @@
-package parquet
+package arrowconv
 
 import (
 	"bytes"
@@ -28,8 +28,8 @@ func unitNanos(u arrow.TimeUnit) int64 {
 	return 1
 }
 
-// timestampFromUnit converts a count of unit since the epoch to a TimestampValue.
-func timestampFromUnit(v int64, u arrow.TimeUnit) spec.TimestampValue {
+// TimestampFromUnit converts a count of unit since the epoch to a TimestampValue.
+func TimestampFromUnit(v int64, u arrow.TimeUnit) spec.TimestampValue {
 	if u == arrow.Second {
 		return spec.TimestampValue{Millis: v * 1000}
 	}
@@ -42,9 +42,9 @@ func timestampFromUnit(v int64, u arrow.TimeUnit) spec.TimestampValue {
 	return spec.TimestampValue{Millis: ms, NanoOfMilli: int32(rem * unitNanos(u))}
 }
 
-// timestampToUnit converts ts to a count of unit (sub-unit nanos are truncated, as Paimon does
+// TimestampToUnit converts ts to a count of unit (sub-unit nanos are truncated, as Paimon does
 // for lower precisions); it fails on overflow.
-func timestampToUnit(ts spec.TimestampValue, u arrow.TimeUnit) (int64, error) {
+func TimestampToUnit(ts spec.TimestampValue, u arrow.TimeUnit) (int64, error) {
 	if ts.NanoOfMilli < 0 || ts.NanoOfMilli > 999999 {
 		return 0, fmt.Errorf("timestamp nano-of-milli %d out of range", ts.NanoOfMilli)
 	}
@@ -149,7 +149,7 @@ func DatumAt(col arrow.Array, i int, t spec.DataType) (any, error) {
 		var b []byte
 		switch a := col.(type) {
 		case *array.String:
-			b = stringValues(a)(i)
+			b = StringValues(a)(i)
 		case *array.LargeString:
 			b = []byte(a.Value(i))
 		case *array.StringView:
@@ -189,7 +189,7 @@ func DatumAt(col arrow.Array, i int, t spec.DataType) (any, error) {
 		}
 	case spec.Timestamp, spec.TimestampLTZ:
 		if a, ok := col.(*array.Timestamp); ok {
-			return timestampFromUnit(int64(a.Value(i)), a.DataType().(*arrow.TimestampType).Unit), nil
+			return TimestampFromUnit(int64(a.Value(i)), a.DataType().(*arrow.TimestampType).Unit), nil
 		}
 	case spec.Array, spec.Multiset:
 		if t.Elem == nil {
@@ -389,7 +389,7 @@ func AppendDatum(b array.Builder, t spec.DataType, v any) error {
 		if !ok {
 			return bad()
 		}
-		n, err := timestampToUnit(x, bb.Type().(*arrow.TimestampType).Unit)
+		n, err := TimestampToUnit(x, bb.Type().(*arrow.TimestampType).Unit)
 		if err != nil {
 			return fmt.Errorf("parquet: %w", err)
 		}
@@ -479,8 +479,8 @@ func appendMap(bb *array.MapBuilder, t spec.DataType, v any) error {
 	return nil
 }
 
-// stringValues returns an accessor of the raw UTF-8 bytes of each value of a (no copy).
-func stringValues(a *array.String) func(int) []byte {
+// StringValues returns an accessor of the raw UTF-8 bytes of each value of a (no copy).
+func StringValues(a *array.String) func(int) []byte {
 	off := a.ValueOffsets()
 	data := a.ValueBytes()
 	return func(i int) []byte { return data[off[i]-off[0] : off[i+1]-off[0]] }
