@@ -17,7 +17,7 @@ input rows for an append table.
 
 BENCH_WRITER=rust sets the table option write.native.enabled=true (pypaimon then writes the data files with
 pypaimon-rust, the Rust parquet crate, and still commits in Python) and makes WAREHOUSE absolute: pypaimon
-silently falls back to its Python writer on any setup error of the Rust path (a relative warehouse is one),
+silently falls back to its Python writer on any setup error of the Rust path (issue 18 names a relative warehouse),
 so the script proves the Rust path ran: the batch writer must be pypaimon's NativeTableWrite still holding
 its Rust writer after the commit, and every data file of the table must say created_by parquet-rs; else it
 exits 1. With the default BENCH_WRITER=python the data files must say parquet-cpp-arrow (pyarrow's writer).
@@ -109,7 +109,7 @@ def main(argv):
     if writer not in CREATED_BY:
         sys.exit("BENCH_WRITER=%s: want python or rust" % writer)
     if writer == "rust":
-        # pypaimon's Rust path needs an absolute warehouse (a relative one silently falls back to Python).
+        # Issue 18 saw pypaimon's Rust path fall back to Python silently on a relative warehouse: make it absolute.
         warehouse = os.path.abspath(warehouse)
         from pypaimon.write.native_write import NativeTableWrite, native_write_available  # noqa: PLC0415
         if not native_write_available():
