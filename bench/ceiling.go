@@ -78,8 +78,10 @@ func runArrowGoCeiling(ctx context.Context, paths []string, dir string, s ceilin
 	err = ReadInput(ctx, paths, func(rec arrow.RecordBatch) error {
 		n := int(rec.NumRows())
 		rows += int64(n)
-		if !s.PK {
-			return fw.Write(rec)
+		if !s.PK { // the input's schema carries the reader's field-id metadata: write its columns as InputSchema
+			out := array.NewRecordBatch(InputSchema, rec.Columns(), int64(n))
+			defer out.Release()
+			return fw.Write(out)
 		}
 		sb := array.NewInt64Builder(memory.DefaultAllocator)
 		kb := array.NewInt8Builder(memory.DefaultAllocator)
