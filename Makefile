@@ -167,9 +167,10 @@ soak-temporal: temporal s3-server
 	set -o pipefail; LAKELOAD_TEMPORAL_SOAK=long LAKELOAD_REQUIRE_TEMPORAL=1 LAKELOAD_PY="$(PY)" $(GO) test -count=1 -v -timeout 40m -run '^TestDevServerKillNine$$' ./job/temporal 2>&1 | tee build/soak-temporal.log
 	@grep -oE 'SOAK temporal .*' build/soak-temporal.log
 
-## bench: lakeload vs its peers (pypaimon, Ray Data + pypaimon, Java Paimon) and the arrow-go ceiling: every
-## scenario of bench/README.md on BENCH_ROWS rows, BENCH_ROUNDS interleaved rounds, the RSS line at BENCH_RSS_ROWS;
-## installs the peers first (bench-peers) and writes bench/results/<date>.md
+## bench: lakeload vs its peers (pypaimon, pypaimon + its Rust writer, Ray Data + pypaimon, Java Paimon) and the
+## Parquet ceilings (arrow-go, pyarrow, parquet-rs): every scenario of bench/README.md on BENCH_ROWS rows,
+## BENCH_ROUNDS interleaved rounds, the RSS line at BENCH_RSS_ROWS; installs the peers first (bench-peers; every
+## peer and ceiling is required) and writes bench/results/<date>.md (BENCH_OUT overrides)
 BENCH_ROWS ?= 2000000
 BENCH_ROUNDS ?= 3
 BENCH_RSS_ROWS ?= 10000000,50000000
@@ -177,7 +178,7 @@ BENCH_JAVA_PEER := $(LAKELOAD_CACHE)/bench-javapeer/paimon-bench-peer.jar
 .PHONY: bench bench-peers
 bench: bench-peers
 	@mkdir -p bench/results
-	LAKELOAD_PY="$(PY)" $(GO) run ./bench/cmd/benchrun -rows $(BENCH_ROWS) -rounds $(BENCH_ROUNDS) -rss-rows $(BENCH_RSS_ROWS)
+	LAKELOAD_PY="$(PY)" $(GO) run ./bench/cmd/benchrun -rows $(BENCH_ROWS) -rounds $(BENCH_ROUNDS) -rss-rows $(BENCH_RSS_ROWS) $(if $(BENCH_OUT),-out $(BENCH_OUT))
 
 ## bench-temporal: the Temporal engine's overhead against the in-process executor (docs/scale-out.md "Cost model"):
 ## TEMPORAL_COST_ROWS CSV rows in TEMPORAL_COST_FILES files, 1 and TEMPORAL_COST_WINDOWS windows, TEMPORAL_COST_RUNS
@@ -192,7 +193,8 @@ bench-temporal: temporal
 	@mkdir -p bench/results
 	$(GO) run ./bench/cmd/temporalcost -rows $(TEMPORAL_COST_ROWS) -files $(TEMPORAL_COST_FILES) -windows $(TEMPORAL_COST_WINDOWS) -runs $(TEMPORAL_COST_RUNS)
 
-## bench-peers: the peers' installs: Ray venv ($(LAKELOAD_CACHE)/bench-venv), pypaimon venv, Java peer jar
+## bench-peers: the peers' installs: bench venv ($(LAKELOAD_CACHE)/bench-venv: Ray Data, pypaimon, pypaimon-rust),
+## pypaimon venv, Java peer jar
 bench-peers: py-oracle $(BENCH_JAVA_PEER)
 	bench/py/setup_venv.sh "$(LAKELOAD_CACHE)/bench-venv"
 

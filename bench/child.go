@@ -95,17 +95,35 @@ func tail(s string, n int) string {
 	return s
 }
 
-// jsonLines decodes each line of r into a map; lines that are not JSON objects are an error naming the program.
+// jsonLines decodes each line of r into a map of its numbers; lines that are not JSON objects are an error
+// naming the program.
 func jsonLines(prog string, r childRun) ([]map[string]float64, error) {
-	var out []map[string]float64
+	nums, _, err := jsonReport(prog, r)
+	return nums, err
+}
+
+// jsonReport decodes each line of r, a JSON object, into its numbers and its strings (other values are
+// ignored); lines that are not JSON objects are an error naming the program.
+func jsonReport(prog string, r childRun) ([]map[string]float64, []map[string]string, error) {
+	var nums []map[string]float64
+	var strs []map[string]string
 	for _, l := range r.Lines {
-		m := map[string]float64{}
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			return nil, fmt.Errorf("%s: report line %q is not a JSON object of numbers: %v (stderr: %s)", prog, l, err, tail(r.Stderr, 500))
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m == nil {
+			return nil, nil, fmt.Errorf("%s: report line %q is not a JSON object: %v (stderr: %s)", prog, l, err, tail(r.Stderr, 500))
 		}
-		out = append(out, m)
+		n, s := map[string]float64{}, map[string]string{}
+		for k, v := range m {
+			switch v := v.(type) {
+			case float64:
+				n[k] = v
+			case string:
+				s[k] = v
+			}
+		}
+		nums, strs = append(nums, n), append(strs, s)
 	}
-	return out, nil
+	return nums, strs, nil
 }
 
 // lineCounter is an io.Writer counting newlines.

@@ -23,8 +23,9 @@ type Config struct {
 	Work       string   // scratch directory (input, warehouses); removed by the caller
 	Lakeload   string   // lakeload binary; built into Work when empty
 	Baseline   string   // optional second lakeload binary ("before" a change), measured as lakeload-before in append, pk and scan
-	Python     string   // Python with pypaimon (pypaimon peer); found like the Go peer test when empty
-	BenchPy    string   // Python with Ray Data + pypaimon (ray peer); $LAKELOAD_CACHE/bench-venv when empty
+	Ceilings   []string // subset of AllCeilings measured in append and pk (nil: none; the runner's default is all)
+	Python     string   // Python with pypaimon (pypaimon peer, pyarrow ceiling); found like the Go peer test when empty
+	BenchPy    string   // Python with Ray Data, pypaimon and pypaimon-rust (ray and pypaimon-rust peers, parquet-rs ceiling); $LAKELOAD_CACHE/bench-venv when empty
 	JavaJar    string   // the Java peer jar (bench/javapeer); $LAKELOAD_CACHE/bench-javapeer/, else bench/javapeer/target/
 
 	Dir string // the bench package directory (scripts are found relative to it)
@@ -35,7 +36,10 @@ type Config struct {
 var AllScenarios = []string{"append", "pk", "load", "resume", "scan", "scan-raw", "rss"}
 
 // AllPeers are the peers the runner can drive.
-var AllPeers = []string{"pypaimon", "ray", "java"}
+var AllPeers = []string{"pypaimon", "pypaimon-rust", "ray", "java"}
+
+// AllCeilings are the Parquet encoders the runner measures as ceilings in append and pk (ceiling.go).
+var AllCeilings = []string{"arrow-go", "pyarrow", "parquet-rs"}
 
 // Measure is one measured run of one tool in one scenario.
 type Measure struct {
@@ -47,7 +51,19 @@ type Measure struct {
 	Elapsed  time.Duration // the timed span (see the tool's note)
 	Usage                  // of the whole child process
 	SpanCPU  time.Duration // CPU seconds of the timed span alone, where known (0: unknown)
+	LoadAvg  float64       // the machine's 1-minute load average when the run ended (/proc/loadavg)
 	Extra    map[string]float64
+}
+
+// loadAvg is the 1-minute load average (0 when /proc/loadavg cannot be read).
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	var l float64
+	fmt.Sscan(string(b), &l)
+	return l
 }
 
 // RowsPerSec is Rows / Elapsed.
@@ -95,6 +111,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, p := range cfg.Peers {
 		if !has(AllPeers, p) {
 			return nil, fmt.Errorf("unknown peer %q (want some of %v)", p, AllPeers)
+		}
+	}
+	for _, c := range cfg.Ceilings {
+		if !has(AllCeilings, c) {
+			return nil, fmt.Errorf("unknown ceiling %q (want some of %v)", c, AllCeilings)
 		}
 	}
 	rep := &Report{Config: cfg, Started: time.Now(), Versions: map[string]string{}}
@@ -151,21 +172,33 @@ func (r *runner) setup(ctx context.Context) error {
 			return fmt.Errorf("go build ./cmd/lakeload: %v: %s", err, out)
 		}
 	}
-	if has(c.Peers, "pypaimon") && c.Python == "" {
+	if (has(c.Peers, "pypaimon") || has(c.Ceilings, "pyarrow")) && c.Python == "" {
 		py, err := findPython()
 		if err != nil {
-			return fmt.Errorf("peer pypaimon: %w (set LAKELOAD_PY or run make py-oracle)", err)
+			return fmt.Errorf("peer pypaimon / pyarrow ceiling: %w (set LAKELOAD_PY or run make py-oracle)", err)
 		}
 		c.Python = py
 	}
+	if c.BenchPy == "" {
+		c.BenchPy = DefaultBenchPython()
+	}
 	if has(c.Peers, "ray") {
-		if c.BenchPy == "" {
-			c.BenchPy = filepath.Join(cacheDir(), "bench-venv", "bin", "python")
-		}
 		if out, err := exec.CommandContext(ctx, c.BenchPy, "-c", "import ray, pypaimon.ray; print(ray.__version__)").CombinedOutput(); err != nil {
 			return fmt.Errorf("peer ray: %s cannot import ray and pypaimon.ray: %v: %s (run bench/py/setup_venv.sh)", c.BenchPy, err, tail(string(out), 300))
 		} else {
 			r.rep.Versions["ray"] = string(trimNL(out))
+		}
+	}
+	if has(c.Peers, "pypaimon-rust") || has(c.Ceilings, "parquet-rs") {
+		v, err := rustVersion(ctx, c.BenchPy)
+		if err != nil {
+			return fmt.Errorf("peer pypaimon-rust / parquet-rs ceiling: %w", err)
+		}
+		r.rep.Versions["pypaimon-rust"] = v
+	}
+	if has(c.Ceilings, "pyarrow") {
+		if out, err := exec.CommandContext(ctx, c.Python, "-c", "import pyarrow; print(pyarrow.__version__)").Output(); err == nil {
+			r.rep.Versions["pyarrow (ceiling)"] = string(trimNL(out))
 		}
 	}
 	if c.Python != "" {
@@ -252,10 +285,22 @@ func (r *runner) newWarehouse() (string, error) {
 	return d, os.MkdirAll(d, 0o755)
 }
 
+// note adds a line to the report's notes once.
+func (r *runner) note(s string) {
+	if !has(r.rep.Notes, s) {
+		r.rep.Notes = append(r.rep.Notes, s)
+	}
+}
+
 func (r *runner) add(m Measure) {
+	m.LoadAvg = loadAvg()
 	r.rep.Measures = append(r.rep.Measures, m)
-	r.cfg.logf("  %-16s %-14s %10.0f rows/s  %6.2fs  cpu %6.2fs  rss %5d MiB", m.Scenario, m.Tool, m.RowsPerSec(),
-		m.Elapsed.Seconds(), m.CPU.Seconds(), m.MaxRSS>>20)
+	cpu := m.SpanCPU // the timed span's CPU where known, else the process's
+	if cpu <= 0 {
+		cpu = m.CPU
+	}
+	r.cfg.logf("  %-16s %-22s %10.0f rows/s  %6.2fs  cpu %6.2fs  rss %5d MiB  load %.1f", m.Scenario, m.Tool, m.RowsPerSec(),
+		m.Elapsed.Seconds(), cpu.Seconds(), m.MaxRSS>>20, m.LoadAvg)
 }
 
 var errNoRows = errors.New("no rows")

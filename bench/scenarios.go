@@ -43,10 +43,15 @@ func (r *runner) createTable(ctx context.Context, warehouse string, pk bool) err
 }
 
 // lakeloadWrite runs `lakeload write` of the input into a new table and returns its measure and warehouse.
+// Tool lakeload-before runs the baseline binary, lakeload-gomaxprocs1 the binary with GOMAXPROCS=1.
 func (r *runner) lakeloadWrite(ctx context.Context, scenario, tool string, round int, pk bool) (Measure, string, error) {
 	bin := r.cfg.Lakeload
 	if tool == "lakeload-before" {
 		bin = r.cfg.Baseline
+	}
+	var env []string
+	if tool == "lakeload-gomaxprocs1" {
+		env = []string{"GOMAXPROCS=1"}
 	}
 	wh, err := r.newWarehouse()
 	if err != nil {
@@ -55,7 +60,7 @@ func (r *runner) lakeloadWrite(ctx context.Context, scenario, tool string, round
 	if err := r.createTable(ctx, wh, pk); err != nil {
 		return Measure{}, "", err
 	}
-	c, err := runChild(ctx, nil, true, false, 0, bin, "write", "--warehouse", wh, "--table", "db.t",
+	c, err := runChild(ctx, env, true, false, 0, bin, "write", "--warehouse", wh, "--table", "db.t",
 		"--from", filepath.Join(filepath.Dir(r.inputs[0]), "*.parquet"))
 	if err != nil {
 		return Measure{}, "", err
@@ -64,36 +69,37 @@ func (r *runner) lakeloadWrite(ctx context.Context, scenario, tool string, round
 		Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU}, wh, nil
 }
 
-// writeScenario: lakeload write vs each peer's one-commit batch write, PK or append.
+// writeScenario: lakeload write (also with GOMAXPROCS=1, and the baseline binary) vs the ceilings and each
+// peer's one-commit batch write, PK or append.
 func (r *runner) writeScenario(ctx context.Context, name string, round int) error {
 	pk := name == "pk"
 	m, wh, err := r.lakeloadWrite(ctx, name, "lakeload", round, pk)
 	if err != nil {
 		return err
 	}
+	dict, files, err := dictColumns(wh)
+	if err != nil {
+		return fmt.Errorf("%s: lakeload's dictionary columns: %w", name, err)
+	}
+	m.Extra = map[string]float64{"data-files": float64(files), "data-MB": float64(tableDataBytes(wh)) / 1e6}
 	r.add(m)
+	r.note(fmt.Sprintf("%s: lakeload gave a dictionary to %s (read from its data files); the ceilings without -dict use the same columns.",
+		name, strings.Join(dict, ", ")))
 	os.RemoveAll(wh)
+	tools := []string{"lakeload-gomaxprocs1"}
 	if r.cfg.Baseline != "" {
-		m, wh, err := r.lakeloadWrite(ctx, name, "lakeload-before", round, pk)
+		tools = append(tools, "lakeload-before")
+	}
+	for _, tool := range tools {
+		m, wh, err := r.lakeloadWrite(ctx, name, tool, round, pk)
 		if err != nil {
 			return err
 		}
 		r.add(m)
 		os.RemoveAll(wh)
 	}
-	if pk { // the arrow-go ceiling, in this process (bench/README.md): no CPU or RSS of its own
-		wh, err := r.newWarehouse()
-		if err != nil {
-			return err
-		}
-		start, cpu0 := time.Now(), selfCPU()
-		n, err := runCeiling(ctx, r.inputs, wh)
-		if err != nil {
-			return fmt.Errorf("ceiling: %w", err)
-		}
-		r.add(Measure{Scenario: name, Tool: "ceiling", Round: round, Rows: n, InBytes: r.inBytes, Elapsed: time.Since(start),
-			SpanCPU: selfCPU() - cpu0})
-		os.RemoveAll(wh)
+	if err := r.ceilings(ctx, name, round, pk, dict); err != nil {
+		return err
 	}
 	mode := "BENCH_MODE=append"
 	if pk {
@@ -105,19 +111,22 @@ func (r *runner) writeScenario(ctx context.Context, name string, round int) erro
 			return err
 		}
 		switch p {
-		case "pypaimon", "ray":
-			py, script := r.cfg.Python, "pypaimon_write.py"
-			if p == "ray" {
+		case "pypaimon", "pypaimon-rust", "ray":
+			py, script, env := r.cfg.Python, "pypaimon_write.py", []string{mode}
+			switch p {
+			case "ray":
 				py, script = r.cfg.BenchPy, "ray_write.py"
+			case "pypaimon-rust": // the script proves the Rust writer ran (created_by parquet-rs) or fails
+				py, env = r.cfg.BenchPy, append(env, "BENCH_WRITER=rust")
 			}
 			script = filepath.Join(r.cfg.Dir, "py", script)
 			// The timed span ends at the first report line (the commit); the read-back check after it is not counted.
-			c, err := runChild(ctx, []string{mode}, false, false, 0, py,
+			c, err := runChild(ctx, env, false, false, 0, py,
 				append([]string{"-u", script, wh, strconv.FormatInt(time.Now().UnixNano(), 10)}, r.inputs...)...)
 			if err != nil {
 				return err
 			}
-			rep, err := jsonLines(script, c)
+			rep, strs, err := jsonReport(script, c)
 			if err != nil {
 				return err
 			}
@@ -127,7 +136,11 @@ func (r *runner) writeScenario(ctx context.Context, name string, round int) erro
 			m := Measure{Scenario: name, Tool: p, Round: round, Rows: int64(r.cfg.Rows), InBytes: r.inBytes,
 				Elapsed: time.Duration(rep[0]["elapsed"] * 1e9), Usage: c.Usage, SpanCPU: time.Duration(rep[0]["cpu"] * 1e9),
 				Extra: map[string]float64{"wall-to-commit-s": c.LineAt[0].Seconds(), "startup-s": rep[0]["startup"],
-					"ray-init-s": rep[0]["init"], "ray-driver-cpu-s": rep[0]["driver_cpu"]}}
+					"ray-init-s": rep[0]["init"], "ray-driver-cpu-s": rep[0]["driver_cpu"], "data-files": rep[1]["data_files"],
+					"data-MB": float64(tableDataBytes(wh)) / 1e6}}
+			if cb := strs[1]["created_by"]; cb != "" {
+				r.rep.Versions[p+" data files"] = cb
+			}
 			r.add(m)
 		case "java":
 			kind := "append"
@@ -342,4 +355,10 @@ func (r *runner) rss(ctx context.Context, n int) error {
 	r.add(Measure{Scenario: "rss", Tool: fmt.Sprintf("lakeload-load-%dM", n/1_000_000), Rows: int64(n),
 		InBytes: fileBytes(paths), Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU, Extra: map[string]float64{"windows": float64(len(st.Windows))}})
 	return nil
+}
+
+// tableDataBytes is the size of db.t's data files in warehouse wh.
+func tableDataBytes(wh string) int64 {
+	files, _ := filepath.Glob(filepath.Join(wh, "db.db", "t", "*", "bucket-*", "*.parquet"))
+	return fileBytes(files)
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Peer scenario of lakeload's bench: pypaimon writes the generated input into a new PK table.
 
-Usage: pypaimon_write.py WAREHOUSE LAUNCH_UNIX_NS INPUT.parquet...   (BENCH_MODE=append for an append table)
+Usage: pypaimon_write.py WAREHOUSE LAUNCH_UNIX_NS INPUT.parquet...   (BENCH_MODE=append for an append table;
+BENCH_WRITER=rust for pypaimon's Rust writer)
 
 Creates table db.t in the filesystem catalog WAREHOUSE with the same schema and options as
 bench/lakeload_test.go's pk table (partition dt, primary key (dt, id), bucket 8, parquet, zstd level 1;
@@ -14,11 +15,19 @@ imports are done. Afterwards (untimed) the table is read back with pypaimon and 
 the number of distinct (dt, id) keys of the input (later rows of a key replace earlier ones), or of
 input rows for an append table.
 
+BENCH_WRITER=rust sets the table option write.native.enabled=true (pypaimon then writes the data files with
+pypaimon-rust, the Rust parquet crate, and still commits in Python) and makes WAREHOUSE absolute: pypaimon
+silently falls back to its Python writer on any setup error of the Rust path (issue 18 names a relative warehouse),
+so the script proves the Rust path ran: the batch writer must be pypaimon's NativeTableWrite still holding
+its Rust writer after the commit, and every data file of the table must say created_by parquet-rs; else it
+exits 1. With the default BENCH_WRITER=python the data files must say parquet-cpp-arrow (pyarrow's writer).
+
 Prints two JSON lines: {"rows", "startup", "elapsed", "write", "cpu"} ("cpu": process CPU seconds, all
 threads, of the timed span) as soon as the commit is done (the caller
-stops its wall clock there), then {"distinct_keys", "read_back"}; exits 1 with a message on stderr when
-the read-back count is wrong.
+stops its wall clock there), then {"distinct_keys", "read_back", "data_files", "created_by"}; exits 1 with a
+message on stderr when the read-back count is wrong or the data files were written by the other writer.
 """
+import glob
 import json
 import os
 import sys
@@ -41,9 +50,17 @@ OPTIONS = {"bucket": "8", "file.format": "parquet", "file.compression": "zstd",
            "file.compression.zstd-level": "1"}
 
 
-def create_table(warehouse, schema, pk):
-    """Creates db.t (partition dt; primary key (dt, id) when pk, else bucket-key id) and returns the catalog."""
+# created_by of the data files each writer produces (the prefix the check expects).
+CREATED_BY = {"python": "parquet-cpp-arrow", "rust": "parquet-rs"}
+
+
+def create_table(warehouse, schema, pk, writer="python"):
+    """Creates db.t (partition dt; primary key (dt, id) when pk, else bucket-key id) and returns the catalog.
+
+    writer "rust" adds write.native.enabled=true."""
     options = dict(OPTIONS) if pk else dict(OPTIONS, **{"bucket-key": "id"})
+    if writer == "rust":
+        options["write.native.enabled"] = "true"
     catalog = CatalogFactory.create({"warehouse": warehouse})
     catalog.create_database("db", False)
     catalog.create_table("db.t", Schema.from_pyarrow_schema(
@@ -51,17 +68,34 @@ def create_table(warehouse, schema, pk):
     return catalog
 
 
-def check_read_back(catalog, inputs, pk, who):
-    """Untimed check: db.t reads back one row per distinct (dt, id) of the inputs (pk), or every input row.
+def data_file_writers(warehouse):
+    """The distinct created_by of every Parquet data file of db.t (the bucket directories)."""
+    files = glob.glob(os.path.join(warehouse, "db.db", "t", "*", "bucket-*", "*.parquet"))
+    return len(files), sorted({pq.ParquetFile(f).metadata.created_by for f in files})
 
-    Prints {"distinct_keys", "read_back"}; exits 1 naming who wrote the table when they differ."""
+
+def check_read_back(catalog, inputs, pk, who, warehouse=None, writer="python"):
+    """Untimed check: db.t reads back one row per distinct (dt, id) of the inputs (pk), or every input row,
+    and (with warehouse) every data file was written by writer's Parquet library.
+
+    Prints {"distinct_keys", "read_back"[, "data_files", "created_by"]}; exits 1 naming who wrote the table
+    when they differ."""
     keys = pa.concat_tables(pq.read_table(p, columns=["dt", "id"]) for p in inputs)
     distinct = keys.group_by(["dt", "id"]).aggregate([]).num_rows if pk else keys.num_rows
     rb = catalog.get_table("db.t").new_read_builder()
     read_back = rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows
-    print(json.dumps({"distinct_keys": distinct, "read_back": read_back}), flush=True)
+    report = {"distinct_keys": distinct, "read_back": read_back}
+    if warehouse is not None:
+        report["data_files"], writers = data_file_writers(warehouse)
+        report["created_by"] = ";".join(writers)
+    print(json.dumps(report), flush=True)
     if read_back != distinct:
         sys.exit("%s table reads back %d rows, want %d distinct (dt, id)" % (who, read_back, distinct))
+    if warehouse is not None:
+        want = CREATED_BY[writer]
+        if report["data_files"] == 0 or any(not w.startswith(want) for w in writers):
+            sys.exit("%s: %d data files written by %s, want all by %s (the %s writer did not run)"
+                     % (who, report["data_files"], writers, want, writer))
 
 
 def main(argv):
@@ -71,12 +105,23 @@ def main(argv):
     startup = READY - launch_ns / 1e9
     schema = pa.schema([pa.field(n, t, nullable=nul) for n, t, nul in COLUMNS])
     pk = os.environ.get("BENCH_MODE", "pk") == "pk"
+    writer = os.environ.get("BENCH_WRITER", "python")
+    if writer not in CREATED_BY:
+        sys.exit("BENCH_WRITER=%s: want python or rust" % writer)
+    if writer == "rust":
+        # Issue 18 saw pypaimon's Rust path fall back to Python silently on a relative warehouse: make it absolute.
+        warehouse = os.path.abspath(warehouse)
+        from pypaimon.write.native_write import NativeTableWrite, native_write_available  # noqa: PLC0415
+        if not native_write_available():
+            sys.exit("BENCH_WRITER=rust: pypaimon_rust.datafusion is not importable (bench/py/setup_venv.sh)")
 
     start, cpu0 = time.perf_counter(), time.process_time()
-    catalog = create_table(warehouse, schema, pk)
+    catalog = create_table(warehouse, schema, pk, writer)
     table = catalog.get_table("db.t")
     wb = table.new_batch_write_builder()
     w, c = wb.new_write(), wb.new_commit()
+    if writer == "rust" and not isinstance(w, NativeTableWrite):
+        sys.exit("BENCH_WRITER=rust: pypaimon chose its Python writer %s (the Rust path's setup failed)" % type(w))
     rows, write = 0, 0.0
     try:
         for path in inputs:
@@ -90,12 +135,16 @@ def main(argv):
         c.commit(w.prepare_commit())
         write += time.perf_counter() - t
     finally:
+        # The Rust writer is still in place after the commit (NativeTableWrite never switches back).
+        native = writer == "rust" and w._native_writer is not None and w._python_writer is None
         w.close()
         c.close()
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu0
     print(json.dumps({"rows": rows, "startup": startup, "elapsed": elapsed, "write": write, "cpu": cpu}), flush=True)
+    if writer == "rust" and not native:
+        sys.exit("BENCH_WRITER=rust: the writer switched to Python during the write")
 
-    check_read_back(catalog, inputs, pk, "pypaimon")
+    check_read_back(catalog, inputs, pk, "pypaimon (%s writer)" % writer, warehouse, writer)
 
 if __name__ == "__main__":
     main(sys.argv)

@@ -1,5 +1,6 @@
 // Command benchrun runs lakeload's bench scenarios (append, pk, load, resume, scan, rss) for lakeload and its
-// peers (pypaimon, Ray Data + pypaimon, Java Paimon) interleaved over several rounds, and writes a Markdown
+// peers (pypaimon, pypaimon with its Rust writer, Ray Data + pypaimon, Java Paimon) and the Parquet ceilings
+// (arrow-go, pyarrow, parquet-rs) interleaved over several rounds, and writes a Markdown
 // table with ratios to bench/results/<date>.md (bench/README.md). Run it from the repository root:
 //
 //	go run ./bench/cmd/benchrun -rows 2000000 -rounds 3 -rss-rows 10000000,50000000
@@ -23,7 +24,8 @@ func main() {
 	rows := flag.Int("rows", 2_000_000, "generated input rows of every scenario but rss")
 	rounds := flag.Int("rounds", 3, "rounds of every scenario")
 	scenarios := flag.String("scenarios", strings.Join(bench.AllScenarios, ","), "scenarios to run")
-	peers := flag.String("peers", strings.Join(bench.AllPeers, ","), "peers to run (pypaimon, ray, java)")
+	peers := flag.String("peers", strings.Join(bench.AllPeers, ","), "peers to run ("+strings.Join(bench.AllPeers, ", ")+")")
+	ceilings := flag.String("ceilings", strings.Join(bench.AllCeilings, ","), "ceiling encoders measured in append and pk ("+strings.Join(bench.AllCeilings, ", ")+")")
 	rssRows := flag.String("rss-rows", "10000000", "input sizes of the rss scenario, comma-separated (e.g. 10000000,50000000)")
 	commitRows := flag.Int("commit-rows", 1_000_000, "rows per window of `lakeload load` in the load scenario")
 	out := flag.String("out", filepath.Join("bench", "results", time.Now().Format("2006-01-02")+".md"), "results file (Markdown)")
@@ -32,13 +34,13 @@ func main() {
 	work := flag.String("work", "", "scratch directory (default: a new temporary directory, removed at the end)")
 	flag.Parse()
 
-	if err := run(*rows, *rounds, *scenarios, *peers, *rssRows, *commitRows, *out, *work, *lakeload, *baseline); err != nil {
+	if err := run(*rows, *rounds, *scenarios, *peers, *ceilings, *rssRows, *commitRows, *out, *work, *lakeload, *baseline); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rows, rounds int, scenarios, peers, rssRows string, commitRows int, out, work, lakeload, baseline string) error {
+func run(rows, rounds int, scenarios, peers, ceilings, rssRows string, commitRows int, out, work, lakeload, baseline string) error {
 	if _, err := os.Stat(filepath.Join("bench", "py")); err != nil {
 		return fmt.Errorf("run benchrun from the repository root (bench/py not found): %v", err)
 	}
@@ -49,7 +51,7 @@ func run(rows, rounds int, scenarios, peers, rssRows string, commitRows int, out
 		return err
 	}
 	defer cleanup()
-	cfg := bench.Config{Rows: rows, Rounds: rounds, Scenarios: split(scenarios), Peers: split(peers),
+	cfg := bench.Config{Rows: rows, Rounds: rounds, Scenarios: split(scenarios), Peers: split(peers), Ceilings: split(ceilings),
 		CommitRows: commitRows, Work: work, Dir: "bench", Lakeload: lakeload, Baseline: baseline, Log: os.Stderr}
 	for _, s := range split(rssRows) {
 		n, err := strconv.Atoi(s)
