@@ -96,6 +96,28 @@ func (d *driver) checkLease(ctx context.Context) error {
 	return nil
 }
 
+// lookupWindow returns the lookup floor of window w (table.Snapshots.FloorSince) and the job's
+// commits after it, checked complete. After a rollback below the window's snapshotSeen the floor is
+// the one before the earliest snapshot, read just before the scan; an expiry of other writers' old
+// snapshots during the scan then makes the range look incomplete although nothing after the
+// rollback was lost, so the floor is computed and the scan made again (at most lookupTries times)
+// before the window stops as unverifiable.
+func (d *driver) lookupWindow(ctx context.Context, w int64, a checkpoint.Assigned) (int64, []*spec.Snapshot, error) {
+	for try := 1; ; try++ {
+		floor, err := d.t.Snapshots().FloorSince(ctx, a.SnapshotSeen, a.SeenList)
+		if err != nil {
+			return 0, nil, err
+		}
+		commits, err := d.userCommits(ctx, w, floor)
+		if err == nil || floor >= a.SnapshotSeen || try == lookupTries || !errors.Is(err, checkpoint.ErrStop) {
+			return floor, commits, err
+		}
+	}
+}
+
+// lookupTries bounds lookupWindow's scans after a rollback below snapshotSeen.
+const lookupTries = 3
+
 // userCommits returns the snapshots of the job's commit user after floor, checked complete
 // (lookupComplete).
 func (d *driver) userCommits(ctx context.Context, w int64, floor int64) ([]*spec.Snapshot, error) {
@@ -116,7 +138,7 @@ func (d *driver) lookupComplete(ctx context.Context, w int64, floor int64) error
 		return err
 	}
 	if ok && earliest > floor+1 {
-		return fmt.Errorf("%w: window %d: snapshots after %d (seen when the window was assigned) have expired (the earliest is %d), "+
+		return fmt.Errorf("%w: window %d: snapshots after %d (the lookup floor: the snapshot seen when the window was assigned, or the one before the earliest after a rollback below it) have expired (the earliest is %d), "+
 			"so whether the window was committed cannot be verified; nothing was committed. Check the table by hand: if the window's "+
 			"rows are in it, run `lakeload job forget` and load the rest as a new job", checkpoint.ErrStop, w, floor, earliest)
 	}

@@ -149,11 +149,7 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a,
 	// Look the window up before pinning: a window already committed (by another runner while this
 	// one was stopped) needs neither a pin nor a commit, and a pin written after that runner finished
 	// the job and dropped its pin would hold back snapshot expiry for good.
-	floor, err := d.t.Snapshots().FloorSince(ctx, ws.Assigned.SnapshotSeen, ws.Assigned.SeenList)
-	if err != nil {
-		return err
-	}
-	commits, err := d.userCommits(ctx, w, floor) // stops when the range after floor is incomplete
+	floor, commits, err := d.lookupWindow(ctx, w, ws.Assigned) // stops when the range after floor is incomplete
 	if err != nil {
 		return err
 	}

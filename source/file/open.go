@@ -12,7 +12,8 @@ import (
 )
 
 // Open returns a Reader over split, converting rows to table's columns per opts. It fails when the
-// file's size or modification time differ from the split's fingerprint, and (before any row is
+// file's size or modification time differ from the split's fingerprint (the size is checked again on
+// the opened file, so a file replaced after the check is refused too), and (before any row is
 // read) when the columns cannot be mapped: see source.MapColumns and source.NewArrowMapping.
 func Open(ctx context.Context, fs fileio.FileIO, split source.Split, table *spec.TableSchema, opts source.MappingOptions) (source.Reader, error) {
 	info, err := fs.Stat(ctx, split.Path)
@@ -35,6 +36,13 @@ func Open(ctx context.Context, fs fileio.FileIO, split source.Split, table *spec
 	f, err := fs.Open(ctx, split.Path)
 	if err != nil {
 		return nil, fmt.Errorf("input file %s: %w", split.Path, err)
+	}
+	if split.ModTimeUnixNano != 0 && f.Size() != split.Size {
+		// Replaced between the Stat above and the Open: a byte range of the new file need not start on a
+		// record boundary, so reading it could shift every record of the split.
+		_ = f.Close()
+		return nil, fmt.Errorf("input file %s changed since it was planned (size %d→%d when opened): restore the original file or start a new job",
+			split.Path, split.Size, f.Size())
 	}
 	mem := memory.DefaultAllocator
 	if split.Format == source.FormatParquet {
