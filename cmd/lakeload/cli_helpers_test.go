@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -174,4 +175,22 @@ func dataFiles(t *testing.T, tableDir string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// eventsCSVTable creates table name (id BIGINT, v STRING) in a new warehouse and writes files CSV
+// inputs of rows rows each (ids unique across files, v = "f<file>"), named by nameFmt (a %d for the
+// file's index). It returns the warehouse and the input directory.
+func eventsCSVTable(t *testing.T, name string, files, rows int, nameFmt string) (wh, in string) {
+	t.Helper()
+	wh, in = t.TempDir(), t.TempDir()
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, name, "--column", "id BIGINT", "--column", "v STRING"))...)
+	for f := range files {
+		var b strings.Builder
+		b.WriteString("id,v\n")
+		for r := range rows {
+			fmt.Fprintf(&b, "%d,f%d\n", f*rows+r, f)
+		}
+		writeFile(t, in, fmt.Sprintf(nameFmt, f), b.String())
+	}
+	return wh, in
 }

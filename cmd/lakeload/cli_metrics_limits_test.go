@@ -29,17 +29,8 @@ import (
 // the server took every connection, and the load failed with "too many open files".
 func TestCLIMetricsHeldConnections(t *testing.T) {
 	const files, rows, held = 6, 200, 90
-	wh, in := t.TempDir(), t.TempDir()
 	name := "db.events"
-	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, name, "--column", "id BIGINT", "--column", "v STRING"))...)
-	for f := range files {
-		var b strings.Builder
-		b.WriteString("id,v\n")
-		for r := range rows {
-			fmt.Fprintf(&b, "%d,f%d\n", f*rows+r, f)
-		}
-		writeFile(t, in, fmt.Sprintf("in-%d.csv", f), b.String())
-	}
+	wh, in := eventsCSVTable(t, name, files, rows, "in-%d.csv")
 	load := cmdArgs([]string{"load"}, tbl(wh, name, "--from", filepath.Join(in, "*.csv"), "--job", "j",
 		"--commit-rows", "1", "--parallelism", "2", "--metrics-addr", "127.0.0.1:0"))
 	sh := exec.Command("sh", append([]string{"-c", `ulimit -n 64 && exec "$0" "$@"`, os.Args[0]}, load...)...)

@@ -25,17 +25,8 @@ import (
 // not re-created.
 func TestCLIPausedRunnerTakeoverExpiry(t *testing.T) {
 	const files, rows = 12, 500
-	wh, in := t.TempDir(), t.TempDir()
 	name := "db.events"
-	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, name, "--column", "id BIGINT", "--column", "v STRING"))...)
-	for f := range files {
-		var b strings.Builder
-		b.WriteString("id,v\n")
-		for r := range rows {
-			fmt.Fprintf(&b, "%d,f%d\n", f*rows+r, f)
-		}
-		writeFile(t, in, fmt.Sprintf("in-%02d.csv", f), b.String())
-	}
+	wh, in := eventsCSVTable(t, name, files, rows, "in-%02d.csv")
 	load := cmdArgs([]string{"load"}, tbl(wh, name, "--from", filepath.Join(in, "*.csv"), "--job", "backfill",
 		"--commit-rows", "1", "--parallelism", "1", "--compaction", "off"))
 

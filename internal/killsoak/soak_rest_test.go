@@ -246,18 +246,7 @@ func verifyRESTTable(t *testing.T, r soakRun, srv *resttest.Server, java *oracle
 	t.Logf("table %-6s rows %d -> %d expected | kills %d, runs %d | java REST %v | pypaimon REST %v | %d windows, %d APPEND of %d snapshots | load %v, check %v",
 		r.name, r.rows, r.expected, r.kills, r.runs, r.java, r.py, r.snaps.windows, r.snaps.appends, r.snaps.total,
 		r.loadTime.Round(time.Millisecond), r.checkTime.Round(time.Millisecond))
-	for _, d := range []struct {
-		who string
-		d   diff
-	}{{"Java RESTCatalog", r.java}, {"pypaimon REST", r.py}} {
-		if !d.d.ok() {
-			t.Errorf("table %s read by %s: %v; samples:\n%s", r.name, d.who, d.d, strings.Join(d.d.samples, "\n"))
-		}
-	}
-	if len(r.snaps.problems) > 0 || int64(r.snaps.windows) != r.published || len(r.snaps.users) != 1 {
-		t.Errorf("table %s snapshots: %d windows (the job published %d), commit users %v, problems: %v",
-			r.name, r.snaps.windows, r.published, r.snaps.users, r.snaps.problems)
-	}
+	checkReads(t, &r, "Java RESTCatalog", "pypaimon REST")
 	if latest := serverLatest(t, srv, r.name); latest != int64(r.snaps.total) {
 		t.Errorf("table %s: the server's latest snapshot is %d, the table directory holds %d snapshots", r.name, latest, r.snaps.total)
 	}

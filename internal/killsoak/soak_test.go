@@ -115,10 +115,18 @@ func verifyTable(t *testing.T, r soakRun, path string, java, py *oracle.Client) 
 	t.Logf("table %-6s rows %d -> %d expected | kills %d, runs %d | java %v | py %v | %d windows, %d APPEND of %d snapshots, snapshots/window %d..%d | load %v, check %v",
 		r.name, r.rows, r.expected, r.kills, r.runs, r.java, r.py, r.snaps.windows, r.snaps.appends, r.snaps.total,
 		r.snaps.minPer, r.snaps.maxPer, r.loadTime.Round(time.Millisecond), r.checkTime.Round(time.Millisecond))
+	checkReads(t, &r, "java", "pypaimon")
+	return r.tableResult
+}
+
+// checkReads fails the test when a reader's rows differ from the model or the snapshots are not one
+// APPEND snapshot per published window of one commit user.
+func checkReads(t *testing.T, r *soakRun, javaWho, pyWho string) {
+	t.Helper()
 	for _, d := range []struct {
 		who string
 		d   diff
-	}{{"java", r.java}, {"pypaimon", r.py}} {
+	}{{javaWho, r.java}, {pyWho, r.py}} {
 		if !d.d.ok() {
 			t.Errorf("table %s read by %s: %v; samples:\n%s", r.name, d.who, d.d, strings.Join(d.d.samples, "\n"))
 		}
@@ -127,7 +135,6 @@ func verifyTable(t *testing.T, r soakRun, path string, java, py *oracle.Client) 
 		t.Errorf("table %s snapshots: %d windows (the job published %d), commit users %v, problems: %v",
 			r.name, r.snaps.windows, r.published, r.snaps.users, r.snaps.problems)
 	}
-	return r.tableResult
 }
 
 // summarize renders the one-line result of a soak.
