@@ -53,8 +53,8 @@ func SkipsLevel0(t *table.Table) bool {
 	}
 	dv := t.Options.DeletionVectorsEnabled()
 	if dv {
-		mor, _ := t.Options.Get("deletion-vectors.merge-on-read")
-		return mor != "true"
+		mor, _ := t.Options.DeletionVectorsMergeOnRead() // malformed: false, Java's default
+		return !mor
 	}
 	return t.Options.MergeEngine() == "first-row"
 }
