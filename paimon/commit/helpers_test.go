@@ -10,6 +10,7 @@ import (
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/fileio/mem"
+	"github.com/lakeload/lakeload/internal/roundtrip"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -56,21 +57,11 @@ func writeRows(t testing.TB, tbl *table.Table, rows [][]any) []table.CommitMessa
 // writeRowsWith writes rows (inserts) with a fresh writer of options o and returns the commit messages.
 func writeRowsWith(t testing.TB, tbl *table.Table, o write.Options, rows [][]any) []table.CommitMessage {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, o)
-	if err != nil {
-		t.Fatal(err)
+	changes := make([]roundtrip.Change, len(rows))
+	for i, r := range rows {
+		changes[i] = roundtrip.Ins(r...)
 	}
-	for _, r := range rows {
-		if err := w.WriteRow(ctx, r, spec.RowKindInsert); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return msgs
+	return roundtrip.Write(t, tbl, o, changes)
 }
 
 // appendRows returns n rows (id, who) with ids from first.
