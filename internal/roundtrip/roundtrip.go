@@ -56,6 +56,9 @@ func Commit(t testing.TB, tbl *table.Table, msgs []table.CommitMessage, user str
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.AlreadyCommitted {
+		t.Fatalf("commit of %s: %+v: already committed although no look-up was asked for", user, res)
+	}
 	return res.SnapshotID
 }
 

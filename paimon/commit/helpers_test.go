@@ -11,7 +11,6 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/fileio/mem"
 	"github.com/lakeload/lakeload/internal/roundtrip"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -76,14 +75,11 @@ func appendRows(first int64, n int, who string) [][]any {
 // mustCommit commits msgs as user (batch identifier, no look-up) and returns the snapshot id.
 func mustCommit(t testing.TB, tbl *table.Table, msgs []table.CommitMessage, user string) int64 {
 	t.Helper()
-	res, err := commit.Commit(context.Background(), tbl, msgs, commit.Options{User: user, Identifier: commit.BatchIdentifier, LookupAfter: -1})
-	if err != nil {
-		t.Fatal(err)
+	id := roundtrip.Commit(t, tbl, msgs, user)
+	if id == 0 {
+		t.Fatalf("commit of %s created no snapshot", user)
 	}
-	if res.AlreadyCommitted || res.SnapshotID == 0 {
-		t.Fatalf("commit of %s: %+v", user, res)
-	}
-	return res.SnapshotID
+	return id
 }
 
 // rowLines renders rows as sorted "v1|v2|…" lines for multiset comparison.

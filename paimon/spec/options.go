@@ -86,28 +86,24 @@ func (o CoreOptions) str(key, def string) string {
 
 // Int parses key as a Java int (32 bits, surrounding blanks ignored).
 func (o CoreOptions) Int(key string, def int) (int, error) {
-	v, ok := o.m[key]
-	if !ok {
-		return def, nil
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-	if err != nil {
-		return def, fmt.Errorf("option %q: %q is not an int", key, v)
-	}
-	return int(n), nil
+	return parsed(o, key, def, func(v string) (int, error) {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not an int", v)
+		}
+		return int(n), nil
+	})
 }
 
 // Int64 parses key as a Java long.
 func (o CoreOptions) Int64(key string, def int64) (int64, error) {
-	v, ok := o.m[key]
-	if !ok {
-		return def, nil
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil {
-		return def, fmt.Errorf("option %q: %q is not a long", key, v)
-	}
-	return n, nil
+	return parsed(o, key, def, func(v string) (int64, error) {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a long", v)
+		}
+		return n, nil
+	})
 }
 
 // Bool parses key as a Java boolean: "true" or "false" in any case, nothing else. When key is
@@ -135,28 +131,26 @@ func (o CoreOptions) Bool(key string, def bool, fallbacks ...string) (bool, erro
 
 // MemorySize parses key as a Java MemorySize ("256 mb") in bytes.
 func (o CoreOptions) MemorySize(key string, def int64) (int64, error) {
-	v, ok := o.m[key]
-	if !ok {
-		return def, nil
-	}
-	n, err := ParseMemorySize(v)
-	if err != nil {
-		return def, fmt.Errorf("option %q: %w", key, err)
-	}
-	return n, nil
+	return parsed(o, key, def, ParseMemorySize)
 }
 
 // Duration parses key as a Java duration ("1 h", "30 min").
 func (o CoreOptions) Duration(key string, def time.Duration) (time.Duration, error) {
+	return parsed(o, key, def, ParseJavaDuration)
+}
+
+// parsed is key's value parsed by parse, def when key is unset; on an error def and the error,
+// prefixed with the option's name.
+func parsed[T any](o CoreOptions, key string, def T, parse func(string) (T, error)) (T, error) {
 	v, ok := o.m[key]
 	if !ok {
 		return def, nil
 	}
-	d, err := ParseJavaDuration(v)
+	x, err := parse(v)
 	if err != nil {
 		return def, fmt.Errorf("option %q: %w", key, err)
 	}
-	return d, nil
+	return x, nil
 }
 
 // Bucket is "bucket" (default -1: dynamic bucket for PK tables, unaware for append tables).
