@@ -108,7 +108,9 @@ func TestScanWhereAndColumns(t *testing.T) {
 // value matches at snapshot 1 only, never at the latest snapshot where key 2 was updated.
 func TestScanWherePrimaryKeyMerged(t *testing.T) {
 	wh := twoSnapshots(t)
-	scan := func(extra ...string) []string { return lines(ok(t, cmdArgs([]string{"scan"}, tbl(wh, "s.t", extra...))...)) }
+	scan := func(extra ...string) []string {
+		return lines(ok(t, cmdArgs([]string{"scan"}, tbl(wh, "s.t", extra...))...))
+	}
 	if got := scan("--where", "s = 'two'"); len(got) != 0 {
 		t.Errorf("latest snapshot: s = 'two' printed %v, want nothing (key 2 was updated)", got)
 	}

@@ -72,7 +72,6 @@ func sortedKeys(rows [][]any) []string {
 	return out
 }
 
-
 // TestScanFilterSkipsFilesAndMatchesFilteredScan: a filtered scan opens fewer data files (partition,
 // bucket and statistics pruning each shown) and returns exactly the rows of an unfiltered scan that
 // the test's own Go condition accepts.
