@@ -116,6 +116,13 @@ func TestScanWherePrimaryKeyMerged(t *testing.T) {
 	}
 	sameLines(t, "snapshot 1", []string{`{"k":2}`}, scan("--where", "s = 'two'", "--columns", "k", "--snapshot", "1"))
 	sameLines(t, "is null", []string{`{"k":2,"d":null}`}, scan("--where", "d IS NULL AND k <= 3", "--columns", "k,d"))
+	types := []spec.DataType{{Root: spec.Int}, {Root: spec.VarChar, Length: spec.MaxLength, Nullable: true}}
+	for _, snap := range []string{"1", "2"} {
+		_, got := readIPC(t, ok(t, cmdArgs([]string{"scan"}, tbl(wh, "s.t", "--where", "s = 'two'", "--columns", "k,s", "--output", "arrow", "--snapshot", snap))...), types)
+		if want := map[string]int{"1": 1, "2": 0}[snap]; len(got) != want {
+			t.Errorf("arrow output at snapshot %s: %v, want %d rows", snap, got, want)
+		}
+	}
 }
 
 // TestScanWhereErrors: a bad --where or --columns is a usage error (exit 2) naming the flag, the
