@@ -58,6 +58,8 @@ partition-key = []
 	// A broken file never hides help.
 	t.Setenv("LAKELOAD_CONFIG", writeFile(t, dir, "broken.toml", "nonsense = = 1\n"))
 	ok(t, "help", "scan")
+	ok(t, "table")
+	fails(t, exitUsage, []string{"broken.toml: line 1"}, "scan", "--table", "db.t")
 }
 
 // TestConfigFileErrors: unknown keys and tables name the file, the line and the key with a "did you

@@ -86,8 +86,12 @@ func configPath(c *cobra.Command) (path, source string) {
 	return "", ""
 }
 
-// skipsConfig: help and shell completion never read the config file (a broken file must not hide help).
+// skipsConfig: help, shell completion and command groups (which only show their subcommands) never
+// read the config file: a broken file must not hide help.
 func skipsConfig(c *cobra.Command) bool {
+	if c.HasSubCommands() {
+		return true
+	}
 	for p := c; p != nil; p = p.Parent() {
 		switch p.Name() {
 		case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
