@@ -69,7 +69,7 @@ func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w i
 	errLimit := errors.New("limit")
 	// Splits decode on up to GOMAXPROCS of job's goroutines; batches are written in plan order.
 	opts := read.RecordsOptions{BatchSize: scanBatchRows, Parallel: read.Runner(job.Parallel(ctx, runtime.GOMAXPROCS(0))),
-		Workers: runtime.GOMAXPROCS(0)}
+		Workers: runtime.GOMAXPROCS(0), Columns: q.decoded()}
 	keep := q.batchFilter(plan.Schema.Fields)
 	emit := func(rec arrow.RecordBatch) error {
 		if limit > 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -69,6 +70,22 @@ func (q scanQuery) fields(all []spec.DataField) []spec.DataField {
 	out := make([]spec.DataField, len(q.cols))
 	for i, c := range q.cols {
 		out[i] = all[c]
+	}
+	return out
+}
+
+// decoded are the fields the output and the filter read (nil: all).
+func (q scanQuery) decoded() []int {
+	if q.cols == nil {
+		return nil
+	}
+	out := slices.Clone(q.cols)
+	if q.filter != nil {
+		for _, c := range q.filter.Columns() {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
 	}
 	return out
 }

@@ -71,5 +71,8 @@ func (r *Reader) needed() []bool {
 			mark(f)
 		}
 	}
+	if !slices.Contains(need, true) {
+		need[0] = true // a file read with no column would yield no rows at all
+	}
 	return need
 }
