@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -79,7 +80,7 @@ func (d *driver) evolve(ctx context.Context, w checkpoint.Assigned) error {
 func (d *driver) adoptSchema(s *spec.TableSchema) error {
 	d.t = &table.Table{FS: d.t.FS, Path: d.t.Path, Name: d.t.Name, Schema: s, Options: s.CoreOptions(), Owner: d.t.Owner}
 	if d.cfg.IDColumn != "" {
-		i, err := idColumnIndex(s, d.cfg.IDColumn)
+		i, err := task.IDColumnIndex(s, d.cfg.IDColumn)
 		if err != nil {
 			return err
 		}

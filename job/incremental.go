@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/source"
 	"github.com/lakeload/lakeload/source/file"
 )
@@ -44,10 +45,10 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
-	plan, _ := d.st.Plan()
+	pr, _ := d.st.Plan()
 	known := map[string]source.Split{} // path → a live (not dropped) split of it
 	dropped := d.st.Dropped()
-	for i, s := range plan.Splits {
+	for i, s := range pr.Splits {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
 			known[s.Path] = s
 		}
@@ -59,7 +60,7 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 		seen[f.Path] = true
 		old, ok := known[f.Path]
 		if !ok {
-			cut, err := cutFile(ctx, d.cfg.InputFS, f, d.splitRows())
+			cut, err := plan.CutFile(ctx, d.cfg.InputFS, f, d.splitRows())
 			if err != nil {
 				return false, err
 			}
@@ -84,7 +85,7 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if len(fresh) == 0 {
 		return false, nil
 	}
-	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(plan.Splits),
+	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(pr.Splits),
 		Splits: fresh, FirstWindow: d.st.NextWindow(), Changed: changed, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteGeneration(ctx, g); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
@@ -136,7 +137,7 @@ func (d *driver) completeGeneration(ctx context.Context) error {
 	default:
 		return fmt.Errorf("%w: generation %d of job %s names plan revision %d, the store has %d", checkpoint.ErrCorrupt, g.Generation, d.cfg.Name, g.Revision, have)
 	}
-	plan, _ := d.st.Plan()
-	d.plan = plan.Splits
+	pr, _ := d.st.Plan()
+	d.plan = pr.Splits
 	return nil
 }

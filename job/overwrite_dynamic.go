@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
-	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // Overwrite jobs on dynamic-bucket tables (bucket = -1; docs/protocol.md, "Overwrite jobs"). The
@@ -33,23 +33,6 @@ import (
 //   - The final OVERWRITE commit carries no staged index deletions; it adds, per (partition,
 //     bucket), the chain's last HASH file (finalIndexMessages), and package commit deletes every
 //     live index entry of the replaced partitions (or of the table).
-
-// OverwriteIndex is the index state an overwrite job's window continues (TaskInput.OverwriteIndex):
-// the staged index chain of the windows before it.
-type OverwriteIndex struct {
-	// Files are the HASH index files of the chain, at most one per (partition, bucket).
-	Files []manifest.IndexManifestEntry `json:"files,omitempty"`
-}
-
-// writeOptions returns the writer options of task in: an overwrite window of a dynamic-bucket table
-// assigns keys from its staged index chain.
-func writeOptions(in TaskInput) write.Options {
-	o := write.Options{CompactsBeforePublish: true} // the driver compacts before publishing (compact.go)
-	if in.OverwriteIndex != nil {
-		o.Overwrite, o.OverwriteIndex = true, in.OverwriteIndex.Files
-	}
-	return o
-}
 
 // slotKey is one (partition, bucket).
 type slotKey struct {
@@ -134,50 +117,13 @@ func chainBefore(st checkpoint.State, chosen map[int64]int, w int64) indexChain 
 
 // attachOverwriteIndex gives the tasks of an overwrite window of a dynamic-bucket table the staged
 // index chain of the windows before theirs.
-func (d *driver) attachOverwriteIndex(tasks []TaskInput) {
+func (d *driver) attachOverwriteIndex(tasks []task.Input) {
 	if !d.overwrite() || !dynamicBucket(d.t) {
 		return
 	}
 	for i := range tasks {
-		tasks[i].OverwriteIndex = &OverwriteIndex{Files: chainBefore(d.st, d.owStaged, tasks[i].Window).files()}
+		tasks[i].OverwriteIndex = &task.OverwriteIndex{Files: chainBefore(d.st, d.owStaged, tasks[i].Window).files()}
 	}
-}
-
-// recordIndexBase adds to msgs, for every partition they write, the deletion of each base HASH file
-// of that partition that the writer did not replace, so that the stored result names its whole base
-// (see the comment at the top of this file). Nil base: msgs unchanged.
-func recordIndexBase(msgs []table.CommitMessage, base *OverwriteIndex) []table.CommitMessage {
-	if base == nil {
-		return msgs
-	}
-	written := map[string]int32{} // partition → TotalBuckets of its messages
-	named := map[string]bool{}
-	pos := map[slotKey]int{}
-	for i, m := range msgs {
-		if len(m.NewFiles) > 0 || len(m.NewIndexFiles) > 0 {
-			written[string(m.Partition)] = m.TotalBuckets
-		}
-		for _, e := range m.DeletedIndexFiles {
-			named[e.FileName] = true
-		}
-		pos[slotKey{string(m.Partition), m.Bucket}] = i
-	}
-	for _, e := range base.Files {
-		total, ok := written[string(e.Partition)]
-		if !ok || named[e.FileName] {
-			continue
-		}
-		k := slotKey{string(e.Partition), e.Bucket}
-		i, ok := pos[k]
-		if !ok {
-			i = len(msgs)
-			pos[k] = i
-			msgs = append(msgs, table.CommitMessage{Partition: e.Partition, Bucket: e.Bucket, TotalBuckets: total})
-		}
-		e.Kind = manifest.Delete
-		msgs[i].DeletedIndexFiles = append(msgs[i].DeletedIndexFiles, e)
-	}
-	return msgs
 }
 
 // inconsistentWindow returns the first live window whose chosen attempt was computed from another

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/source"
 )
 
@@ -56,7 +57,7 @@ func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
 		own = d.st.InInputOrder(own)
 		if slices.ContainsFunc(own, func(i int) bool { return !remaining[i] }) {
 			// Some of its rows may be committed: the same error as for any assigned split.
-			return false, checkFingerprints(ctx, d.cfg.InputFS, d.plan, own)
+			return false, plan.CheckFingerprints(ctx, d.cfg.InputFS, d.plan, own)
 		}
 		rev.Dropped = append(rev.Dropped, own...)
 		if gone {
@@ -99,5 +100,5 @@ func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
 // planFile plans the current content of a re-planned file, described by info, like the first plan.
 func (d *driver) planFile(ctx context.Context, old source.Split, info fileio.FileInfo) ([]source.Split, error) {
 	f := source.Split{Path: old.Path, Format: old.Format, Size: info.Size, ModTimeUnixNano: info.ModTime.UnixNano(), RowCount: -1}
-	return cutFile(ctx, d.cfg.InputFS, f, d.splitRows())
+	return plan.CutFile(ctx, d.cfg.InputFS, f, d.splitRows())
 }

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
@@ -23,53 +21,6 @@ import (
 
 // ErrDuplicateID is wrapped by the input error for an id found twice (row-id mode).
 var ErrDuplicateID = errors.New("duplicate row id")
-
-// idColumnIndex returns the position of the id column in the table schema, refusing a column that
-// does not exist or whose type has no canonical id text (only integer and string types do).
-func idColumnIndex(s *spec.TableSchema, name string) (int, error) {
-	for i, f := range s.Fields {
-		if f.Name != name {
-			continue
-		}
-		switch f.Type.Root {
-		case spec.TinyInt, spec.SmallInt, spec.Int, spec.BigInt, spec.Char, spec.VarChar:
-			return i, nil
-		}
-		return -1, fmt.Errorf("job: id column %q has type %s; an id column must be an integer (TINYINT…BIGINT) or string (CHAR, VARCHAR) column", name, f.Type)
-	}
-	return -1, fmt.Errorf("job: id column %q is not a column of the table", name)
-}
-
-// idTexts returns the canonical text of each id in col (decimal for integers, the string itself);
-// a null id is an error naming its row via at.
-func idTexts(col arrow.Array, at func(i int) string) ([]string, error) {
-	out := make([]string, col.Len())
-	for i := range out {
-		if col.IsNull(i) {
-			return nil, fmt.Errorf("null id at %s: every row needs an id in row-id mode", at(i))
-		}
-		switch c := col.(type) {
-		case *array.Int8:
-			out[i] = strconv.FormatInt(int64(c.Value(i)), 10)
-		case *array.Int16:
-			out[i] = strconv.FormatInt(int64(c.Value(i)), 10)
-		case *array.Int32:
-			out[i] = strconv.FormatInt(int64(c.Value(i)), 10)
-		case *array.Int64:
-			out[i] = strconv.FormatInt(c.Value(i), 10)
-		case *array.String:
-			out[i] = c.Value(i)
-		case *array.LargeString:
-			out[i] = c.Value(i)
-		default:
-			return nil, fmt.Errorf("job: id column of arrow type %s is not supported", col.DataType())
-		}
-	}
-	return out, nil
-}
-
-// rowAt names row r (0-based within the file, header excluded) of a split's file for messages.
-func rowAt(path string, r int64) string { return fmt.Sprintf("%s data row %d", path, r+1) }
 
 // publishedIDs returns the ids published by live (not voided) windows before window w, each with
 // the window that published it. It is maintained incrementally across windows of one run.
@@ -131,8 +82,8 @@ func (d *driver) checkWindowIDs(ctx context.Context, w int64, splits []int) erro
 				if err != nil {
 					return &InputError{Err: err}
 				}
-				at := func(k int) string { return rowAt(sp.Path, b.FirstRow+int64(k)) }
-				ids, err := idTexts(b.Record.Column(0), at)
+				at := func(k int) string { return task.RowAt(sp.Path, b.FirstRow+int64(k)) }
+				ids, err := task.IDTexts(b.Record.Column(0), at)
 				b.Record.Release()
 				if err != nil {
 					return &InputError{Err: err}
@@ -152,37 +103,6 @@ func (d *driver) checkWindowIDs(ctx context.Context, w int64, splits []int) erro
 		}
 	}
 	return nil
-}
-
-// idFilter is what a task needs in row-id mode: where the id is and which ids to skip.
-type idFilter struct {
-	col       int
-	published map[string]int64 // ids published by earlier windows: skipped
-}
-
-// keep records the ids of rec's rows and returns which rows to write (nil: all of them).
-func (f *idFilter) keep(rec arrow.RecordBatch, at func(int) string, ids *[]string) ([]bool, error) {
-	texts, err := idTexts(rec.Column(f.col), at)
-	if err != nil {
-		return nil, &InputError{Err: err}
-	}
-	var keep []bool
-	for k, id := range texts {
-		if _, done := f.published[id]; done {
-			if keep == nil {
-				keep = make([]bool, len(texts))
-				for j := range k {
-					keep[j] = true
-				}
-			}
-			continue
-		}
-		if keep != nil {
-			keep[k] = true
-		}
-		*ids = append(*ids, id)
-	}
-	return keep, nil
 }
 
 // publishedOf returns the sorted union of the ids of an attempt's results.

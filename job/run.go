@@ -13,6 +13,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -34,7 +36,7 @@ type Result struct {
 	RowsQuarantined  int64 // input rows left out by this run (BadRowsQuarantine), in windows it published
 	Windows          int64 // windows of the job in all
 	LastSnapshotID   int64
-	DryRun           *DryRunReport // set by a dry run, which writes nothing
+	DryRun           *plan.DryRunReport // set by a dry run, which writes nothing
 	// Incremental jobs: the job's current generation, the new files this run planned as generations,
 	// and loaded files found changed or gone (reported, not reloaded).
 	Generation int
@@ -66,7 +68,7 @@ type driver struct {
 	idCol   int
 	pubIDs  map[string]int64
 	pubFrom map[int64]bool
-	filter  *idFilter // the running window's filter (nil when row-id mode is off)
+	filter  *task.IDFilter // the running window's filter (nil when row-id mode is off)
 	// indexRecomputes counts recomputes after a dynamic-bucket index conflict per window (dynamic_bucket.go).
 	indexRecomputes map[int64]int
 	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
@@ -91,10 +93,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1, idCol: -1}
-	ctx = withMetrics(ctx, cfg.Metrics)
 	if cfg.IDColumn != "" {
 		var err error
-		if d.idCol, err = idColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
+		if d.idCol, err = task.IDColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
 			return Result{}, err
 		}
 	}
@@ -293,7 +294,7 @@ func (d *driver) open(ctx context.Context) error {
 			return err
 		}
 	}
-	plan, hasPlan := st.Plan()
+	pr, hasPlan := st.Plan()
 	if !hasPlan {
 		splits := d.planned // planBeforeLease
 		if splits == nil {
@@ -303,7 +304,7 @@ func (d *driver) open(ctx context.Context) error {
 		}
 		if !hasJob {
 			run.CommitUser = "lakeload-" + uuid.NewString()
-			run.InputFingerprint = fingerprint(splits)
+			run.InputFingerprint = plan.Fingerprint(splits)
 			if err := d.store.WriteJob(ctx, run); err != nil {
 				if errors.Is(err, fileio.ErrExist) {
 					return fmt.Errorf("another runner created this job at the same time (%w); run again to resume", err)
@@ -318,12 +319,12 @@ func (d *driver) open(ctx context.Context) error {
 		if st, err = d.store.Load(ctx); err != nil {
 			return err
 		}
-		plan, _ = st.Plan()
+		pr, _ = st.Plan()
 		if err := d.cfg.hook(ctx, PointPlanned, 0); err != nil {
 			return err
 		}
 	}
-	d.job, d.plan, d.st = job, plan.Splits, st
+	d.job, d.plan, d.st = job, pr.Splits, st
 	if err := d.completeGeneration(ctx); err != nil {
 		return err
 	}
@@ -336,7 +337,7 @@ func (d *driver) open(ctx context.Context) error {
 			assigned = append(assigned, ws.Assigned.Splits...)
 		}
 	}
-	return checkFingerprints(ctx, d.cfg.InputFS, d.plan, assigned)
+	return plan.CheckFingerprints(ctx, d.cfg.InputFS, d.plan, assigned)
 }
 
 // resultOptions are the options that change what a job writes; a resumed run must use the same.
@@ -464,7 +465,7 @@ func (d *driver) missingFiles(ctx context.Context, msgs []table.CommitMessage) (
 func (d *driver) reserve(a checkpoint.Assigned) {
 	var n int64
 	for _, i := range a.Splits {
-		n += span(d.plan[i])
+		n += plan.Span(d.plan[i])
 	}
 	d.lastSeq = max(d.lastSeq, a.SequenceBase+n-1)
 }
@@ -483,7 +484,7 @@ func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 		rest := remaining
 		for len(rest) > 0 && (len(take) == 0 || rows < rowsPerWindow) {
 			take = append(take, rest[0])
-			rows += EstimatedRows(d.plan[rest[0]])
+			rows += plan.EstimatedRows(d.plan[rest[0]])
 			rest = rest[1:]
 		}
 		revised, err := d.replan(ctx, take)
@@ -656,7 +657,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	if d.cfg.Splits != nil {
 		return d.cfg.Splits, nil
 	}
-	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Mapping.Limits)
+	splits, err := plan.Input(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Mapping.Limits)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
@@ -729,7 +730,7 @@ func Forget(ctx context.Context, t *table.Table, tablePath string, store *checkp
 			return checkpoint.Removal{}, err
 		}
 	}
-	return store.Remove(ctx, name, tablePath, checkpoint.Owned{quarantineDir: isQuarantineFile})
+	return store.Remove(ctx, name, tablePath, checkpoint.Owned{task.QuarantineSubdir: task.IsQuarantineFile})
 }
 
 // CheckIdle returns an error naming the holder when a live runner on this host (or any runner on

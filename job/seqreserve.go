@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -245,7 +246,7 @@ func (d *driver) sequenceBase(ctx context.Context, w int64, splits []int) (int64
 	}
 	var size int64
 	for _, i := range splits {
-		size += span(d.plan[i])
+		size += plan.Span(d.plan[i])
 	}
 	rec, err := d.seqRes.reserve(ctx, floor, size, d.cfg.Name, w, d.cfg.Now())
 	if err != nil {
