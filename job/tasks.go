@@ -2,7 +2,6 @@ package job
 
 import (
 	"context"
-	"sync"
 
 	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/source"
@@ -40,35 +39,18 @@ func (d *driver) runTasks(ctx context.Context, tasks []task.Input) (int64, error
 		return ex.RunTasks(ctx, task.Batch{Job: d.cfg.Name, CommitUser: d.job.CommitUser, Window: tasks[0].Window, Attempt: tasks[0].Attempt,
 			SchemaID: d.t.Schema.ID, Tasks: tasks, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks})
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-		rows     int64
-	)
-	sem := make(chan struct{}, d.cfg.Parallelism)
-	for _, in := range tasks {
-		wg.Add(1)
-		go func(in task.Input) {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			defer func() { <-sem }()
-			n, err := d.runAndStore(ctx, in)
-			mu.Lock()
-			defer mu.Unlock()
-			rows += n
-			if err != nil && firstErr == nil {
-				firstErr = err
-				cancel()
-			}
-		}(in)
+	rows := make([]int64, len(tasks))
+	fns := make([]func(context.Context) error, len(tasks))
+	for i, in := range tasks {
+		fns[i] = func(ctx context.Context) (err error) {
+			rows[i], err = d.runAndStore(ctx, in)
+			return err
+		}
 	}
-	wg.Wait()
-	return rows, firstErr
+	err := task.RunAll(ctx, d.cfg.Parallelism, fns)
+	var n int64
+	for _, r := range rows {
+		n += r
+	}
+	return n, err
 }

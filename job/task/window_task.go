@@ -37,15 +37,15 @@ func runWindowTask(ctx context.Context, wr Writing, in Input, parallelism int) (
 	}
 	lw := &lockedWriter{w: w}
 	outs := make([]Output, len(in.Splits))
-	fns := make([]func() error, len(in.Splits))
+	fns := make([]func(context.Context) error, len(in.Splits))
 	for i, sp := range in.Splits {
-		fns[i] = func() error {
+		fns[i] = func(context.Context) error {
 			n, err := writeSplit(ctx, wr, lw, sp, &outs[i])
 			outs[i].Rows = n
 			return err
 		}
 	}
-	if err := runParallel(ctx, parallelism, fns); err != nil {
+	if err := RunAll(ctx, parallelism, fns); err != nil {
 		_ = w.Abort(context.WithoutCancel(ctx))
 		return Output{}, err
 	}
@@ -59,50 +59,10 @@ func runWindowTask(ctx context.Context, wr Writing, in Input, parallelism int) (
 	}
 	slices.Sort(out.IDs)
 	slices.Sort(out.Covered)
-	if out.Messages, err = w.PrepareWith(ctx, func(fns []func() error) error { return runParallel(ctx, parallelism, fns) }); err != nil {
+	if out.Messages, err = w.PrepareWith(ctx, Parallel(ctx, parallelism)); err != nil {
 		_ = w.Abort(context.WithoutCancel(ctx))
 		return Output{}, err
 	}
 	out.Messages = recordIndexBase(out.Messages, in.OverwriteIndex)
 	return out, nil
-}
-
-// runParallel runs fns with at most n at a time and returns the first error; after an error the
-// functions not yet started are skipped.
-func runParallel(ctx context.Context, n int, fns []func() error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	sem := make(chan struct{}, max(n, 1))
-	for _, fn := range fns {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := fn(); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
 }
