@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job/plan"
-	"github.com/lakeload/lakeload/source"
 	"github.com/lakeload/lakeload/source/file"
 )
 
@@ -46,36 +43,9 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
 	pr, _ := d.st.Plan()
-	known := map[string]source.Split{} // path → a live (not dropped) split of it
-	dropped := d.st.Dropped()
-	for i, s := range pr.Splits {
-		if _, gone := slices.BinarySearch(dropped, i); !gone {
-			known[s.Path] = s
-		}
-	}
-	var fresh []source.Split
-	seen := map[string]bool{}
-	var changed []checkpoint.FileChange
-	for _, f := range planned {
-		seen[f.Path] = true
-		old, ok := known[f.Path]
-		if !ok {
-			cut, err := plan.CutFile(ctx, d.cfg.InputFS, f, d.splitRows())
-			if err != nil {
-				return false, err
-			}
-			fresh = append(fresh, cut...)
-			continue
-		}
-		if old.ModTimeUnixNano != 0 && (old.Size != f.Size || old.ModTimeUnixNano != f.ModTimeUnixNano) {
-			changed = append(changed, checkpoint.FileChange{Path: f.Path, Change: "changed",
-				Detail: fmt.Sprintf("size %d→%d, mod time %d→%d", old.Size, f.Size, old.ModTimeUnixNano, f.ModTimeUnixNano)})
-		}
-	}
-	for _, p := range slices.Sorted(maps.Keys(known)) {
-		if !seen[p] {
-			changed = append(changed, checkpoint.FileChange{Path: p, Change: "gone"})
-		}
+	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr.Splits, d.st.Dropped(), d.splitRows())
+	if err != nil {
+		return false, err
 	}
 	for _, c := range changed {
 		d.cfg.Logger.Warn("input file already loaded by this job is "+c.Change+"; it is not loaded again (forget the job "+
