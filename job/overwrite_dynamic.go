@@ -117,12 +117,12 @@ func chainBefore(st checkpoint.State, chosen map[int64]int, w int64) indexChain 
 
 // attachOverwriteIndex gives the tasks of an overwrite window of a dynamic-bucket table the staged
 // index chain of the windows before theirs.
-func (d *driver) attachOverwriteIndex(tasks []task.Input) {
-	if !d.overwrite() || !dynamicBucket(d.t) {
+func (d *overwriteMode) attachOverwriteIndex(tasks []task.Input) {
+	if !dynamicBucket(d.t) {
 		return
 	}
 	for i := range tasks {
-		tasks[i].OverwriteIndex = &task.OverwriteIndex{Files: chainBefore(d.st, d.owStaged, tasks[i].Window).files()}
+		tasks[i].OverwriteIndex = &task.OverwriteIndex{Files: chainBefore(d.st, d.staged, tasks[i].Window).files()}
 	}
 }
 
@@ -176,7 +176,7 @@ func inconsistentWindow(st checkpoint.State, chosen map[int64]int) (int64, strin
 // restageInconsistent recomputes, as a new attempt, the first window whose staged index base no
 // longer matches the windows before it (dynamic-bucket tables only); it reports whether it did, and
 // the caller then decides again.
-func (d *driver) restageInconsistent(ctx context.Context, st checkpoint.State, staged map[int64]int) (bool, error) {
+func (d *overwriteMode) restageInconsistent(ctx context.Context, st checkpoint.State, staged map[int64]int) (bool, error) {
 	if !dynamicBucket(d.t) {
 		return false, nil
 	}
@@ -194,12 +194,12 @@ func (d *driver) restageInconsistent(ctx context.Context, st checkpoint.State, s
 	if err := d.store.WriteAttemptStart(ctx, checkpoint.AttemptStart{Window: w, Attempt: next, Reason: reason, Created: d.cfg.Now().UTC()}); err != nil {
 		return false, raced(err, w, fmt.Sprintf("attempt %d", next))
 	}
-	d.owStaged = maps.Clone(staged)
-	delete(d.owStaged, w)
+	d.staged = maps.Clone(staged)
+	delete(d.staged, w)
 	if err := d.runWindow(ctx, ws.Assigned, next); err != nil {
 		return false, err
 	}
-	if again, why := inconsistentWindow(d.st, d.owStaged); again == w {
+	if again, why := inconsistentWindow(d.st, d.staged); again == w {
 		// Never expected: the new attempt was computed from this very chain. Stop rather than loop.
 		return false, fmt.Errorf("job %s: window %d attempt %d was recomputed from the staged dynamic-bucket index before it but still "+
 			"does not match it (%s): forget the job and run the overwrite again", d.cfg.Name, w, next, why)
@@ -238,7 +238,7 @@ func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.
 // overwrite job that has no attempt covering it exactly (a run stopped while writing it): the
 // windows after it continue its HASH files, so staging them first spares recomputing every later
 // window that writes the same partitions.
-func (d *driver) restageUnfinished(ctx context.Context) error {
+func (d *overwriteMode) restageUnfinished(ctx context.Context) error {
 	if !dynamicBucket(d.t) {
 		return nil
 	}
@@ -269,7 +269,7 @@ func (d *driver) restageUnfinished(ctx context.Context) error {
 // verifyFinalIndex checks, for a dynamic-bucket table, that final snapshot s holds the staged index
 // chain of the attempts it names: each chain HASH file is live, and no other HASH file is live in a
 // partition the chain covers (the replaced partitions' old index is gone).
-func (d *driver) verifyFinalIndex(ctx context.Context, s *spec.Snapshot, attempts map[int64]int) error {
+func (d *overwriteMode) verifyFinalIndex(ctx context.Context, s *spec.Snapshot, attempts map[int64]int) error {
 	if !dynamicBucket(d.t) {
 		return nil
 	}

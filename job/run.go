@@ -52,6 +52,7 @@ type Result struct {
 // driver holds the state of one run.
 type driver struct {
 	cfg     Config
+	mode    mode // what kind of job: append or overwrite (mode.go)
 	t       *table.Table
 	store   *checkpoint.Store
 	job     checkpoint.JobRecord
@@ -74,11 +75,8 @@ type driver struct {
 	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
 	// window's lookups after its snapshotSeen are protected from expiry by the pin set at assignment.
 	pinned bool
-	comp   *compactor // compaction during the load (compact.go); nil until a window needs it
-	// owStaged is the attempt per window that an overwrite job's recovery plan stages; windows of a
-	// dynamic-bucket table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
-	owStaged map[int64]int
-	seqRes   *seqReserver // the table's sequence-range reservations (seqreserve.go); nil until the first assignment
+	comp   *compactor   // compaction during the load (compact.go); nil until a window needs it
+	seqRes *seqReserver // the table's sequence-range reservations (seqreserve.go); nil until the first assignment
 	// leaseToken is the token of the lease this run holds; fences check that the lease is still it.
 	leaseToken string
 	planned    []source.Split // the input planned before the lease of a job without a plan (planBeforeLease)
@@ -93,6 +91,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1, idCol: -1}
+	d.mode = newMode(d)
 	if cfg.IDColumn != "" {
 		var err error
 		if d.idCol, err = task.IDColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
@@ -170,25 +169,10 @@ func (d *driver) run(ctx context.Context) error {
 				return nil
 			}
 		}
-		if d.overwrite() {
-			return d.runOverwrite(ctx)
+		if err := d.mode.settle(ctx); err != nil || d.res.Bounded || !d.cfg.Incremental {
+			return err // overwrite jobs are never incremental (checkModes)
 		}
-		remaining, next, err := d.recover(ctx)
-		if err != nil {
-			return err
-		}
-		if err := d.load(ctx, remaining, next); errors.Is(err, errBounded) {
-			d.res.Bounded, d.res.Windows = true, int64(len(d.st.Windows())) // segment.go
-			return nil
-		} else if err != nil {
-			return err
-		}
-		if err := d.finish(ctx); err != nil {
-			return err
-		}
-		if !d.cfg.Incremental {
-			return nil
-		}
+		var err error
 		if d.st, err = d.store.Load(ctx); err != nil {
 			return err
 		}
@@ -568,7 +552,7 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 func (d *driver) latestPinned(ctx context.Context) (*spec.Snapshot, error) {
 	for {
 		latest, err := d.t.Snapshots().Latest(ctx)
-		if err != nil || (d.pinned && !d.overwrite()) {
+		if err != nil || (d.pinned && d.mode.commitsWindows()) {
 			return latest, err
 		}
 		var seen int64
@@ -678,6 +662,7 @@ func (d *driver) splitRows() int64 {
 // committed stay in the table; a later Run of the job refuses to continue.
 func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name string, takeover bool) error {
 	d := &driver{cfg: Config{Name: name, Table: t, Store: store, Takeover: takeover}, t: t, store: store}
+	d.mode = newMode(d)
 	if err := d.cfg.defaults(); err != nil {
 		return err
 	}

@@ -44,10 +44,7 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 	}
 	d.st = st
 	ws, _ := st.Window(w.Window)
-	if d.overwrite() {
-		return d.stageWindow(ws, attempt) // overwrite jobs commit once, after the last window
-	}
-	return d.commitWindow(ctx, ws, attempt, attempt)
+	return d.mode.endWindow(ctx, ws, attempt)
 }
 
 // tasks cuts the window's splits into at most Parallelism contiguous groups of similar size and
@@ -285,7 +282,7 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 	if err != nil {
 		return raced(err, ws.Window, "published")
 	}
-	if c := ws.Committed; c != nil && c.SnapshotID > 0 && !d.overwrite() {
+	if c := ws.Committed; c != nil && c.SnapshotID > 0 && d.mode.commitsWindows() {
 		// Advance the pin to this window's marker: expiry may now remove what is older (the marker
 		// stays: the next window's commit may build on it). Not in an overwrite job: its
 		// windows share the final snapshot, which recovery needs until every window is published and
