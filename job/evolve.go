@@ -84,7 +84,7 @@ func (d *driver) adoptSchema(s *spec.TableSchema) error {
 		if err != nil {
 			return err
 		}
-		d.idCol = i
+		d.ids.col = i
 	}
 	return nil
 }

@@ -19,33 +19,43 @@ import (
 // window's splits once (one extra read per window) and fails on an id seen twice in the window or
 // already published by an earlier window.
 
+// rowIDs is the driver's row-id state: the id column's position (-1: row-id mode is off), the ids
+// published so far (id → window) with the windows they were gathered from, and the running
+// window's filter.
+type rowIDs struct {
+	col       int
+	published map[string]int64
+	from      map[int64]bool
+	filter    *task.IDFilter
+}
+
 // ErrDuplicateID is wrapped by the input error for an id found twice (row-id mode).
 var ErrDuplicateID = errors.New("duplicate row id")
 
 // publishedIDs returns the ids published by live (not voided) windows before window w, each with
 // the window that published it. It is maintained incrementally across windows of one run.
 func (d *driver) publishedIDs(w int64) map[string]int64 {
-	if d.pubIDs == nil {
-		d.pubIDs, d.pubFrom = map[string]int64{}, map[int64]bool{}
+	if d.ids.published == nil {
+		d.ids.published, d.ids.from = map[string]int64{}, map[int64]bool{}
 	}
 	for _, ws := range d.st.Windows() {
-		if ws.Published == nil || ws.Voided != nil || d.pubFrom[ws.Window] {
+		if ws.Published == nil || ws.Voided != nil || d.ids.from[ws.Window] {
 			continue
 		}
-		d.pubFrom[ws.Window] = true
+		d.ids.from[ws.Window] = true
 		for _, id := range ws.Published.IDs {
-			d.pubIDs[id] = ws.Window
+			d.ids.published[id] = ws.Window
 		}
 	}
-	if len(d.pubFrom) == 0 {
+	if len(d.ids.from) == 0 {
 		return nil
 	}
 	// Windows are published in order, so every id here is from a window before w when w is being
 	// assigned or run; filter only in the unusual case of a later window published first.
-	for win := range d.pubFrom {
+	for win := range d.ids.from {
 		if win >= w {
 			out := map[string]int64{}
-			for id, pw := range d.pubIDs {
+			for id, pw := range d.ids.published {
 				if pw < w {
 					out[id] = pw
 				}
@@ -53,7 +63,7 @@ func (d *driver) publishedIDs(w int64) map[string]int64 {
 			return out
 		}
 	}
-	return d.pubIDs
+	return d.ids.published
 }
 
 // checkWindowIDs reads only the id column of the given splits (the window about to be assigned as
@@ -61,7 +71,7 @@ func (d *driver) publishedIDs(w int64) map[string]int64 {
 // already published by an earlier window.
 func (d *driver) checkWindowIDs(ctx context.Context, w int64, splits []int) error {
 	published := d.publishedIDs(w)
-	field := d.t.Schema.Fields[d.idCol]
+	field := d.t.Schema.Fields[d.ids.col]
 	proj := &spec.TableSchema{Fields: []spec.DataField{field}}
 	opts := d.cfg.Mapping
 	opts.OpColumn, opts.IgnoreExtra = "", true // the op column and the other columns are not read

@@ -59,24 +59,16 @@ type driver struct {
 	plan    []source.Split
 	st      checkpoint.State
 	res     Result
-	lastSeq int64 // highest sequence number reserved so far (base of the last window + span − 1)
-	// tableMax is the highest sequence number in the table as of snapshot tableMaxAt (-1: not read yet).
-	tableMax, tableMaxAt int64
-	started              time.Time
-	rows                 int64
-	// Row-id mode: the id column's position, and the ids published so far (id → window) with the
-	// windows they were gathered from.
-	idCol   int
-	pubIDs  map[string]int64
-	pubFrom map[int64]bool
-	filter  *task.IDFilter // the running window's filter (nil when row-id mode is off)
+	seq     sequences // the sequence numbers reserved and seen (seqreserve.go)
+	ids     rowIDs    // row-id mode (rowid.go)
+	started time.Time
+	rows    int64
 	// indexRecomputes counts recomputes after a dynamic-bucket index conflict per window (dynamic_bucket.go).
 	indexRecomputes map[int64]int
 	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
 	// window's lookups after its snapshotSeen are protected from expiry by the pin set at assignment.
 	pinned bool
-	comp   *compactor   // compaction during the load (compact.go); nil until a window needs it
-	seqRes *seqReserver // the table's sequence-range reservations (seqreserve.go); nil until the first assignment
+	comp   *compactor // compaction during the load (compact.go); nil until a window needs it
 	// leaseToken is the token of the lease this run holds; fences check that the lease is still it.
 	leaseToken string
 	planned    []source.Split // the input planned before the lease of a job without a plan (planBeforeLease)
@@ -90,11 +82,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.checkModes(); err != nil {
 		return Result{}, err
 	}
-	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1, idCol: -1}
+	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(),
+		seq: sequences{tableMax: -1, tableMaxAt: -1}, ids: rowIDs{col: -1}}
 	d.mode = newMode(d)
 	if cfg.IDColumn != "" {
 		var err error
-		if d.idCol, err = task.IDColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
+		if d.ids.col, err = task.IDColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
 			return Result{}, err
 		}
 	}
@@ -451,7 +444,7 @@ func (d *driver) reserve(a checkpoint.Assigned) {
 	for _, i := range a.Splits {
 		n += plan.Span(d.plan[i])
 	}
-	d.lastSeq = max(d.lastSeq, a.SequenceBase+n-1)
+	d.seq.last = max(d.seq.last, a.SequenceBase+n-1)
 }
 
 // load assigns the remaining splits to windows in input order and runs each window to publication.
@@ -517,7 +510,7 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 			return checkpoint.Assigned{}, err
 		}
 	}
-	if d.idCol >= 0 {
+	if d.ids.col >= 0 {
 		// One extra read of the id column per window: duplicates are found before anything is written.
 		if err := d.checkWindowIDs(ctx, w, splits); err != nil {
 			return checkpoint.Assigned{}, err
@@ -580,22 +573,22 @@ func (d *driver) latestPinned(ctx context.Context) (*spec.Snapshot, error) {
 // from the delta manifests of the snapshots committed since (foreign writers included), so a long
 // job does not reread the whole table for every window.
 func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) error {
-	if d.tableMaxAt < 0 {
+	if d.seq.tableMaxAt < 0 {
 		live, err := d.t.LiveFiles(ctx, latest)
 		if err != nil {
 			return err
 		}
 		for _, e := range live {
-			d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
+			d.seq.tableMax = max(d.seq.tableMax, e.File.MaxSequenceNumber)
 		}
-		d.tableMaxAt = latest.ID
+		d.seq.tableMaxAt = latest.ID
 		return nil
 	}
 	snaps := d.t.Snapshots()
-	for id := d.tableMaxAt + 1; id <= latest.ID; id++ {
+	for id := d.seq.tableMaxAt + 1; id <= latest.ID; id++ {
 		s, err := snaps.Get(ctx, id)
 		if errors.Is(err, fileio.ErrNotExist) {
-			d.tableMaxAt = -1 // expired meanwhile: read the live files instead
+			d.seq.tableMaxAt = -1 // expired meanwhile: read the live files instead
 			return d.refreshTableMax(ctx, latest)
 		}
 		if err != nil {
@@ -605,10 +598,10 @@ func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) err
 			if err != nil {
 				return err
 			}
-			d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
+			d.seq.tableMax = max(d.seq.tableMax, e.File.MaxSequenceNumber)
 		}
 	}
-	d.tableMaxAt = latest.ID
+	d.seq.tableMaxAt = latest.ID
 	return nil
 }
 

@@ -27,9 +27,9 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 		return err
 	}
 	tasks := d.tasks(w, attempt)
-	if d.idCol >= 0 {
+	if d.ids.col >= 0 {
 		// Rows whose id an earlier window published are skipped (read-only while tasks run).
-		d.filter = task.NewIDFilter(d.idCol, d.publishedIDs(w.Window))
+		d.ids.filter = task.NewIDFilter(d.ids.col, d.publishedIDs(w.Window))
 	}
 	rows, err := d.runTasks(ctx, tasks)
 	if err != nil {
@@ -83,7 +83,7 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []task.Input {
 // runAndStore runs one task and stores its result; only a stored result counts.
 func (d *driver) runAndStore(ctx context.Context, in task.Input) (int64, error) {
 	out, err := task.Write(ctx, task.Writing{Source: d.cfg.Source, Table: d.t, Mapping: d.cfg.Mapping, Transform: d.cfg.Transform,
-		IDs: d.filter, Metrics: d.cfg.Metrics, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks}, in)
+		IDs: d.ids.filter, Metrics: d.cfg.Metrics, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks}, in)
 	if err != nil {
 		return 0, err
 	}
