@@ -3,7 +3,7 @@ package lint
 // The picture of lakeload's packages, bottom to top (docs/design.md, "Packages and the import
 // direction"):
 //
-//	cmd → job → job/task → job/plan → {checkpoint, source} → paimon/{catalog, compact, maintain} → paimon/{read, write}
+//	cmd → job → {job/task, job/plan} → {checkpoint, source} → paimon/{catalog, compact, maintain} → paimon/{read, write}
 //	  → paimon/commit → paimon/{index, table} → paimon/{format, mergetree} → paimon/arrowconv
 //	  → paimon/spec → fileio
 //
