@@ -65,6 +65,15 @@ const (
 // ID is the result name of task n of a window attempt.
 func ID(n int) string { return fmt.Sprintf("t%04d", n) }
 
+// Write runs task in: it writes the rows of its splits into data files and returns their commit
+// messages and what they cover. It stores nothing: a result counts once it is stored (Run).
+func Write(ctx context.Context, wr Writing, in Input) (Output, error) {
+	if wr.SplitTasks {
+		return runTask(ctx, wr, in)
+	}
+	return runWindowTask(ctx, wr, in, max(wr.PerTask, 1))
+}
+
 // Run runs task in of batch b and stores its result in env.Store. It is at-least-once safe: if
 // a result is already stored for the task (an earlier or concurrent try), that result stands and
 // Run returns (0, nil) without writing; a try that loses the race leaves its files unreferenced

@@ -63,21 +63,12 @@ type Writing struct {
 	SplitTasks bool
 }
 
-// Write runs task in: it writes the rows of its splits into data files and returns their commit
-// messages and what they cover. It stores nothing: a result counts once it is stored (Run).
-func Write(ctx context.Context, wr Writing, in Input) (Output, error) {
-	if wr.SplitTasks {
-		return runTask(ctx, wr, in)
-	}
-	return runWindowTask(ctx, wr, in, max(wr.PerTask, 1))
-}
-
 // runTask reads the task's splits in order and writes their rows with sequence numbers
 // FirstSeq + row index. It aborts (deletes) its files on error: they belong to no commit.
 // In row-id mode (wr.IDs != nil) it records the id of every row written and skips rows whose id an
 // earlier window published.
 func runTask(ctx context.Context, wr Writing, in Input) (Output, error) {
-	w, err := write.New(ctx, wr.Table, writeOptions(in))
+	w, err := write.New(ctx, wr.Table, writeOptions(in.OverwriteIndex))
 	if err != nil {
 		return Output{}, err
 	}

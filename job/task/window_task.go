@@ -31,7 +31,7 @@ func (l *lockedWriter) WriteSeq(ctx context.Context, rec arrow.RecordBatch, kind
 // the writer flushes its buffered rows as level-0 sorted runs whenever they reach the table's
 // write-buffer-size (package write), releasing them.
 func runWindowTask(ctx context.Context, wr Writing, in Input, parallelism int) (Output, error) {
-	w, err := write.New(ctx, wr.Table, writeOptions(in))
+	w, err := write.New(ctx, wr.Table, writeOptions(in.OverwriteIndex))
 	if err != nil {
 		return Output{}, err
 	}

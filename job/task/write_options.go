@@ -19,12 +19,12 @@ type slot struct {
 	bucket int32
 }
 
-// writeOptions returns the writer options of task in: an overwrite window of a dynamic-bucket table
-// assigns keys from its staged index chain.
-func writeOptions(in Input) write.Options {
-	o := write.Options{CompactsBeforePublish: true} // the driver compacts before publishing (compact.go)
-	if in.OverwriteIndex != nil {
-		o.Overwrite, o.OverwriteIndex = true, in.OverwriteIndex.Files
+// writeOptions returns the writer options of a task whose Input.OverwriteIndex is ix: an overwrite
+// window of a dynamic-bucket table assigns keys from its staged index chain.
+func writeOptions(ix *OverwriteIndex) write.Options {
+	o := write.Options{CompactsBeforePublish: true} // the driver compacts before publishing (job/compact.go)
+	if ix != nil {
+		o.Overwrite, o.OverwriteIndex = true, ix.Files
 	}
 	return o
 }
