@@ -57,3 +57,40 @@ func TestParallelReturnsFirstErrorAndStops(t *testing.T) {
 		t.Errorf("all %d functions ran after the first failed", ran.Load())
 	}
 }
+
+// TestRunAllCancelsTheOthers: the context a function receives ends when another fails (a function
+// that waits on it returns), and the first error is returned.
+func TestRunAllCancelsTheOthers(t *testing.T) {
+	boom := errors.New("boom")
+	var cancelled atomic.Int32
+	started := make(chan struct{})
+	fns := []func(context.Context) error{
+		func(ctx context.Context) error { close(started); <-ctx.Done(); cancelled.Add(1); return ctx.Err() }, // returns only once cancelled
+		func(context.Context) error { <-started; return boom },                                               // fails once the other runs
+	}
+	if err := RunAll(context.Background(), 2, fns); !errors.Is(err, boom) {
+		t.Fatalf("got %v, want boom", err)
+	}
+	if cancelled.Load() != 1 {
+		t.Errorf("the waiting function saw %d cancellations, want 1", cancelled.Load())
+	}
+}
+
+// TestRunAllEndedContext: with its context ended before it starts, RunAll runs nothing and
+// returns the context's error (the driver's task loop returned nil here, and the window's commit
+// step failed later on the missing results).
+func TestRunAllEndedContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var ran atomic.Int32
+	fns := make([]func(context.Context) error, 5)
+	for i := range fns {
+		fns[i] = func(context.Context) error { ran.Add(1); return nil }
+	}
+	if err := RunAll(ctx, 2, fns); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if ran.Load() != 0 {
+		t.Errorf("%d functions ran after the context ended", ran.Load())
+	}
+}
