@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -105,7 +106,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 	var splits []split
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		sp := d.plan[i]
-		in, err := inputColumns(ctx, d.cfg.InputFS, sp)
+		in, err := plan.InputColumns(ctx, d.cfg.InputFS, sp)
 		if err != nil {
 			return nil, err
 		}
