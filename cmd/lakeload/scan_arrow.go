@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/read"
@@ -68,7 +68,7 @@ func writeColumnarScan(ctx context.Context, t *table.Table, plan *read.Plan, w i
 	var n int64
 	errLimit := errors.New("limit")
 	// Splits decode on up to GOMAXPROCS of job's goroutines; batches are written in plan order.
-	opts := read.RecordsOptions{BatchSize: scanBatchRows, Parallel: read.Runner(job.Parallel(ctx, runtime.GOMAXPROCS(0))),
+	opts := read.RecordsOptions{BatchSize: scanBatchRows, Parallel: read.Runner(task.Parallel(ctx, runtime.GOMAXPROCS(0))),
 		Workers: runtime.GOMAXPROCS(0), Columns: q.decoded()}
 	keep := q.batchFilter(plan.Schema.Fields)
 	emit := func(rec arrow.RecordBatch) error {
