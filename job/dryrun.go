@@ -71,7 +71,7 @@ func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
 		seen[s.Path] = len(rep.Inputs)
 		rep.Inputs = append(rep.Inputs, DryRunInput{Path: s.Path, Format: s.Format, Splits: 1, EstimatedRows: n})
 		rep.Files++
-		r, err := d.cfg.Source.Open(ctx, s, d.t.Schema, d.cfg.Mapping)
+		r, err := d.cfg.Source.Open(ctx, s, d.t.Schema, d.cfg.mapping)
 		if err != nil {
 			return rep, &InputError{Err: err}
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/source"
-	"github.com/lakeload/lakeload/source/file"
 )
 
 // Incremental loads (docs/protocol.md, "Incremental generations"): a finished job run with
@@ -40,7 +39,7 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if d.cfg.Splits != nil || d.cfg.InputFS == nil {
 		return false, fmt.Errorf("job %s: --incremental plans the input glob; it does not apply to pre-planned splits (Config.Splits)", d.cfg.Name)
 	}
-	planned, err := file.PlanWith(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.cfg.Mapping.Limits)
+	planned, err := planFiles(ctx, d.cfg.InputFS, d.cfg.Input)
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}

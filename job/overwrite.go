@@ -27,24 +27,6 @@ import (
 // overwrite tells whether this is an overwrite job.
 func (d *driver) overwrite() bool { return d.cfg.Overwrite != "" }
 
-// checkModes validates Overwrite and Incremental.
-func (c *Config) checkModes() error {
-	switch c.Overwrite {
-	case "", checkpoint.OverwritePartitions, checkpoint.OverwriteTable:
-	default:
-		return fmt.Errorf("job %s: overwrite mode %q: use %q (replace the partitions the input touches) or %q (replace the whole table)",
-			c.Name, c.Overwrite, checkpoint.OverwritePartitions, checkpoint.OverwriteTable)
-	}
-	if c.Overwrite != "" && c.Incremental {
-		return fmt.Errorf("job %s: --overwrite and --incremental cannot be combined: an overwrite replaces data once; load later files with a new overwrite job", c.Name)
-	}
-	if c.Overwrite != "" && len(c.RecomputeWindows) > 0 {
-		return fmt.Errorf("job %s: --recompute-window does not apply to an overwrite job (its windows are committed together); "+
-			"forget the job and run the overwrite again", c.Name)
-	}
-	return nil
-}
-
 // stageWindow ends a window of an overwrite job: its attempt's results are stored and cover it
 // exactly; nothing is committed.
 func (d *driver) stageWindow(ws checkpoint.WindowState, a int) error {

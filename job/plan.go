@@ -16,10 +16,10 @@ import (
 
 // planInput lists the job's splits: every matching file, cut into splits of about splitRows rows
 // (Parquet at row-group boundaries, text files at record boundaries) so that windows can end
-// inside a large file. lim applies to
-// planning (non-regular inputs, Parquet footers) as file.PlanWith says.
-func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, lim source.Limits) ([]source.Split, error) {
-	files, err := file.PlanWith(ctx, fs, glob, format, lim)
+// inside a large file. in.Limits apply to planning (non-regular inputs, Parquet footers) as
+// file.PlanWith says.
+func planInput(ctx context.Context, fs fileio.FileIO, in Input, splitRows int64) ([]source.Split, error) {
+	files, err := planFiles(ctx, fs, in)
 	if err != nil {
 		return nil, err
 	}
@@ -30,6 +30,35 @@ func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, split
 			return nil, err
 		}
 		out = append(out, cut...)
+	}
+	return out, nil
+}
+
+// PlanFiles lists the input files of in, one split per file (file.PlanWith of each pattern of
+// in.From in turn, concatenated in that order). A file matched by more than one pattern is planned
+// once, where it is first matched: it is loaded once, and a job's plan does not depend on how its
+// patterns overlap. Every pattern must match at least one file.
+func PlanFiles(ctx context.Context, fs fileio.FileIO, in Input) ([]source.Split, error) {
+	return planFiles(ctx, fs, in)
+}
+
+func planFiles(ctx context.Context, fs fileio.FileIO, in Input) ([]source.Split, error) {
+	if len(in.From) == 1 {
+		return file.PlanWith(ctx, fs, in.From[0], in.Format, in.Limits)
+	}
+	var out []source.Split
+	seen := map[string]bool{}
+	for _, p := range in.From {
+		files, err := file.PlanWith(ctx, fs, p, in.Format, in.Limits)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if !seen[f.Path] {
+				seen[f.Path] = true
+				out = append(out, f)
+			}
+		}
 	}
 	return out, nil
 }

@@ -40,18 +40,6 @@ func isQuarantineFile(name string) bool {
 // QuarantineDir is the directory of a store's quarantine files.
 func QuarantineDir(store *checkpoint.Store) string { return fileio.Join(store.Root(), quarantineDir) }
 
-func (c *Config) checkBadRows() error {
-	switch c.BadRows {
-	case "", BadRowsFail:
-		c.BadRows = BadRowsFail
-	case BadRowsQuarantine:
-		c.Mapping.SkipBadRows = true
-	default:
-		return fmt.Errorf("job: bad-rows %q: use %s or %s", c.BadRows, BadRowsFail, BadRowsQuarantine)
-	}
-	return nil
-}
-
 // writeQuarantine creates the quarantine file of one task's attempt before its result is stored, so
 // a stored result's Quarantined count always has its file. A task writes the same rows on every run
 // of the same attempt, so an existing file with the same content is accepted.

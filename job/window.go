@@ -86,9 +86,9 @@ func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
 	var out TaskOutput
 	var err error
 	if d.cfg.SplitTasks {
-		out, err = runTask(ctx, d.cfg.Source, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter)
+		out, err = runTask(ctx, d.cfg.Source, d.t, in, d.cfg.mapping, d.cfg.Transform, d.filter)
 	} else {
-		out, err = runWindowTask(ctx, d.cfg.Source, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter, d.cfg.Parallelism)
+		out, err = runWindowTask(ctx, d.cfg.Source, d.t, in, d.cfg.mapping, d.cfg.Transform, d.filter, d.cfg.Parallelism)
 	}
 	if err != nil {
 		return 0, err

@@ -18,7 +18,7 @@ import (
 func newWriteCommand() *cobra.Command {
 	var (
 		tf tableFlags
-		in inputFlags
+		in job.Input
 		lf logFlags
 	)
 	c := &cobra.Command{
@@ -47,7 +47,10 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 			if err != nil {
 				return err
 			}
-			opts, err := in.mapping()
+			if err := in.Validate(); err != nil {
+				return err
+			}
+			opts, err := in.MappingOptions()
 			if err != nil {
 				return err
 			}
@@ -55,11 +58,11 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 			if err != nil {
 				return err
 			}
-			inFS, err := in.fileIO()
+			inFS, err := in.OpenFS()
 			if err != nil {
 				return err
 			}
-			splits, err := file.PlanWith(ctx, inFS, in.from, in.format, opts.Limits)
+			splits, err := job.PlanFiles(ctx, inFS, in)
 			if err != nil {
 				return inputError{err}
 			}
@@ -108,7 +111,7 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 		},
 	}
 	tf.register(c)
-	in.register(c)
+	bindInput(c.Flags(), &in)
 	lf.register(c)
 	return c
 }
