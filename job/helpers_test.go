@@ -45,11 +45,19 @@ func newLoadEnv(t testing.TB, fx loadtest.Fixture, glob string) *loadEnv {
 // config is the job's Config; every run of one env uses the same (resume = run again).
 func (e *loadEnv) config(commitRows int64) Config {
 	return Config{
-		Spec:    Spec{Name: "load-" + e.fx.Name, Input: Input{From: []string{e.glob}, OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: 2},
+		Spec:    Spec{Name: "load-" + e.fx.Name, Input: Input{From: patterns(e.glob), OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: 2},
 		Table:   e.tbl,
 		InputFS: local.New(),
 		Store:   e.store,
 	}
+}
+
+// patterns is the From of a job reading glob: none for "" (pre-planned splits).
+func patterns(glob string) []string {
+	if glob == "" {
+		return nil
+	}
+	return []string{glob}
 }
 
 // state loads the store.

@@ -16,7 +16,7 @@ import (
 
 // bindInput binds the input flags (shared by write and load) to in.
 func bindInput(fl *pflag.FlagSet, in *job.Input) {
-	fl.StringArrayVar(&in.From, "from", nil, "input file or glob, e.g. 'in/*.parquet' or 's3://bucket/in/*.parquet' (required; repeatable: "+
+	fl.StringArrayVar(&in.From, "from", nil, "input file or glob `pattern`, e.g. 'in/*.parquet' or 's3://bucket/in/*.parquet' (required; repeatable: "+
 		"the patterns are planned in order, a file matched twice is loaded once; all on one file system)")
 	fl.StringVar(&in.Format, "format", "", "input format: parquet, csv or jsonl (default: from the file extension)")
 	fl.StringVar(&in.OpColumn, "op-column", "", "input column holding row kinds (+I, -U, +U, -D)")
