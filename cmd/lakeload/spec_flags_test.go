@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,4 +89,41 @@ func TestLoadDefaultsInSpec(t *testing.T) {
 	if abs, err := spec.Absolute(); err != nil || !filepath.IsAbs(abs.Warehouse) || !filepath.IsAbs(abs.From[0]) {
 		t.Fatalf("absolute spec %+v, %v", abs, err)
 	}
+}
+
+// TestLoadRepeatedFrom: --from is repeatable; overlapping patterns load every file once, and the
+// job resumes (here: finds itself finished) only with the same patterns.
+func TestLoadRepeatedFrom(t *testing.T) {
+	wh, in := t.TempDir(), t.TempDir()
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "s.kv", "--column", "k INT NOT NULL", "--column", "v STRING", "--primary-key", "k", "--option", "bucket=1"))...)
+	a := writeFile(t, in, "a.csv", "k,v\n1,a\n2,a\n")
+	writeFile(t, in, "b.csv", "k,v\n3,b\n")
+	both := filepath.Join(in, "*.csv")
+	load := func(from ...string) []string {
+		args := tbl(wh, "s.kv", "--job", "two")
+		for _, f := range from {
+			args = append(args, "--from", f)
+		}
+		return cmdArgs([]string{"load"}, args)
+	}
+	out := ok(t, load(a, both)...)
+	if !strings.Contains(out, "3 rows written") {
+		t.Fatalf("load of a.csv and *.csv: %s", out)
+	}
+	if got := lines(ok(t, cmdArgs([]string{"scan"}, tbl(wh, "s.kv"))...)); len(got) != 3 {
+		t.Fatalf("scan: %v, want 3 rows (a.csv once)", got)
+	}
+	fails(t, exitUsage, []string{"option from", "use the original settings"}, load(both)...)
+	if out := ok(t, load(a, both)...); !strings.Contains(out, "already finished") {
+		t.Fatalf("rerun with the same patterns: %s", out)
+	}
+	fails(t, exitUsage, []string{"different file systems"}, cmdArgs([]string{"load"}, tbl(wh, "s.kv", "--job", "mixed", "--from", a, "--from", "s3://b/x/*.csv"))...)
+}
+
+// TestLoadRESTRefusals: options a REST catalog cannot honour are refused before the catalog is
+// reached (exit 2): schema evolution by the job's Spec.Validate, the Temporal engine by the command.
+func TestLoadRESTRefusals(t *testing.T) {
+	rest := []string{"load", "--catalog", "rest", "--catalog-uri", "http://127.0.0.1:1/", "--table", "s.t", "--job", "j", "--from", "x.csv"}
+	fails(t, exitUsage, []string{"--evolve-schema is not supported with --catalog rest"}, append(rest, "--evolve-schema", "add-columns")...)
+	fails(t, exitUsage, []string{"--temporal is not supported with --catalog rest"}, append(rest, "--temporal", "127.0.0.1:1")...)
 }
