@@ -18,7 +18,6 @@ import (
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/table"
-	"github.com/lakeload/lakeload/source"
 )
 
 const (
