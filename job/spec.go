@@ -122,7 +122,7 @@ func (s Spec) validate(needFrom bool) error {
 	switch s.Overwrite {
 	case "", checkpoint.OverwritePartitions, checkpoint.OverwriteTable:
 	default:
-		return invalid("--overwrite %q: use %s (replace the partitions the input touches) or %s (replace the whole table)",
+		return invalid("--overwrite %q: use %q (replace the partitions the input touches) or %q (replace the whole table)",
 			s.Overwrite, checkpoint.OverwritePartitions, checkpoint.OverwriteTable)
 	}
 	if s.Overwrite != "" && s.Incremental {
@@ -135,12 +135,12 @@ func (s Spec) validate(needFrom bool) error {
 	switch s.Compaction {
 	case "", CompactionAuto, CompactionOff:
 	default:
-		return invalid("--compaction %q: use %s (compact as the load goes) or %s", s.Compaction, CompactionAuto, CompactionOff)
+		return invalid("--compaction %q is not supported: use %q (compact as the load goes; the default) or %q", s.Compaction, CompactionAuto, CompactionOff)
 	}
 	switch s.EvolveSchema {
 	case "", EvolveAddColumns:
 	default:
-		return invalid("--evolve-schema %q: use %s or leave it off", s.EvolveSchema, EvolveAddColumns)
+		return invalid("--evolve-schema %q is not supported: use %q or leave it off", s.EvolveSchema, EvolveAddColumns)
 	}
 	switch s.Catalog {
 	case "", "filesystem":
