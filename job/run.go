@@ -680,6 +680,9 @@ func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name st
 	if err := CheckName(name); err != nil {
 		return specError{fmt.Errorf("--job: %w", err)}
 	}
+	if t == nil || store == nil {
+		return fmt.Errorf("job: table and checkpoint store are required")
+	}
 	d.cfg.fill()
 	// Taking the lease creates the store: look for the job first, so aborting an unknown job creates nothing.
 	if st, err := store.Load(ctx); err != nil {

@@ -151,10 +151,7 @@ func (s Spec) validate(needFrom bool) error {
 	default:
 		return invalid("--catalog %q: use filesystem or rest", s.Catalog)
 	}
-	if s.CommitRows < 0 || s.CommitEvery < 0 || s.Parallelism < 0 {
-		return invalid("--commit-rows %d, --commit-every %s, --parallelism %d: use positive values (0: the default)", s.CommitRows, s.CommitEvery, s.Parallelism)
-	}
-	return nil
+	return nil // CommitRows and Parallelism of 0 or less take their defaults (Config.fill), as they always did
 }
 
 // Validate checks the input options; needFrom: at least one --from pattern is required.
