@@ -237,13 +237,15 @@ func redactAttr(_ []string, a slog.Attr) slog.Attr {
 }
 
 // faultHook wires the crash-test environment variables (docs/testing.md):
-// LAKELOAD_CRASH_AT=point[:window] kills the process with SIGKILL there; LAKELOAD_PAUSE_AT=point[:window]
+// LAKELOAD_CRASH_AT=point[:window] kills the process with SIGKILL there (with LAKELOAD_CRASH_ONCE=file,
+// only the one process that creates file: crashClaimed); LAKELOAD_PAUSE_AT=point[:window]
 // prints "lakeload: paused at point window W" on stderr and stops the whole process with SIGSTOP (state
 // T), so a harness can let the world move on and resume it with SIGCONT, as a GC stall or a frozen VM
 // would; LAKELOAD_HOLD_AT=point[:window] prints "lakeload: held at point window W" and blocks that
 // step for ever while the rest of the process runs on (heartbeats, metrics) until it is killed.
 func faultHook(stderr io.Writer) func(string, int64) error {
 	crash, pause, hold := parsePoint(os.Getenv("LAKELOAD_CRASH_AT")), parsePoint(os.Getenv("LAKELOAD_PAUSE_AT")), parsePoint(os.Getenv("LAKELOAD_HOLD_AT"))
+	once := os.Getenv("LAKELOAD_CRASH_ONCE")
 	if crash == nil && pause == nil && hold == nil {
 		return nil
 	}
@@ -257,12 +259,31 @@ func faultHook(stderr io.Writer) func(string, int64) error {
 			stopHere()
 			fmt.Fprintf(stderr, "lakeload: resumed at %s window %d\n", point, w)
 		}
-		if crash != nil && crash(point, w) {
+		if crash != nil && crash(point, w) && crashClaimed(once, point, w) {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		}
 		return nil
 	}
+}
+
+// crashClaimed reports whether this process may crash at point of window w. Without
+// LAKELOAD_CRASH_ONCE every process may; with it, only the first process (of all that share the
+// file) to create that file, which records "pid point window" there before the crash: a test
+// gives the variable to several processes and exactly one crashes, the file proving it did.
+func crashClaimed(once, point string, w int64) bool {
+	if once == "" {
+		return true
+	}
+	f, err := os.OpenFile(once, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return false // another process crashed already (or the file cannot be made: no crash)
+	}
+	_, werr := fmt.Fprintf(f, "%d %s %d\n", os.Getpid(), point, w)
+	if cerr := f.Close(); werr != nil || cerr != nil {
+		return false
+	}
+	return true
 }
 
 // stopHere stops the whole process with SIGSTOP and returns after SIGCONT. The signal goes to the

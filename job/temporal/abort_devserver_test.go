@@ -81,8 +81,12 @@ func TestDevServerAbortRunningSegment(t *testing.T) {
 		}
 	}
 	id := JobWorkflowID(job.Spec{Name: "ab", Warehouse: wh, TableName: "db.ab"})
-	if i := driverWorker(ctx, dev.Client(), id, []proc{worker}); i != 0 {
-		t.Fatalf("the job workflow %s has no driver segment running on the worker before abort", id)
+	// The segment runs on the worker (it cannot finish: the last window's task is held), but a loaded
+	// machine may have let a heartbeat lapse, its retry not yet started: wait for a started try.
+	for start := time.Now(); driverWorker(ctx, dev.Client(), id, []proc{worker}) != 0; time.Sleep(100 * time.Millisecond) {
+		if time.Since(start) > hangGuard {
+			t.Fatalf("the job workflow %s has no driver segment running on the worker before abort", id)
+		}
 	}
 
 	began := time.Now()

@@ -86,6 +86,13 @@ type proc struct {
 // real Temporal dev server, warehouse and checkpoint store on the S3 test server. Random workers and
 // the driver are killed with SIGKILL and restarted until the load finishes; pypaimon and lakeload
 // then read the table equal to the model (nothing lost, nothing twice) and every window is one snapshot.
+//
+// Nothing here depends on timing or on an idle machine (`make test-loaded`): the faults the test
+// requires are aimed at hook points, not at moments — a worker held at a window-2 task is killed (so
+// a task is retried) and exactly one worker crashes itself after a driver segment committed window 3
+// (LAKELOAD_CRASH_ONCE); the random kills are extra chaos and only begin once that crash happened, so
+// none can end the segment between its window-3 commit and the hook. The waits are bounded by
+// progress (a new checkpoint record), with hangGuard only catching a hang.
 func TestDevServerKillNine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 30 s: builds lakeload, starts a Temporal dev server, an S3 server and four processes")
@@ -144,22 +151,24 @@ func TestDevServerKillNine(t *testing.T) {
 	// Until one is seen and killed, workers pause when a task of window 2 has written its files
 	// (LAKELOAD_HOLD_AT reaches a worker's tasks): that kill surely hits a running task, however
 	// fast the machine finishes the load, so an activity retry is certain.
-	// Until one has crashed, workers also crash (SIGKILL themselves) when a driver segment they run
-	// has committed window 3 and not yet recorded it: the retried segment on another worker must
-	// publish that commit, not commit the window again.
+	// Every worker may crash (SIGKILL itself) when a driver segment it runs has committed window 3 and
+	// not yet recorded it, but only the first to get there does (LAKELOAD_CRASH_ONCE: it creates
+	// crashFile): the retried segment on another worker must publish that commit, not commit the
+	// window again.
+	crashFile := filepath.Join(dir, "crashed-after-commit-3")
+	crashed := func() bool { _, err := os.Stat(crashFile); return err == nil }
 	pausedKilled := false
-	crashes := 0
+	selfExits := 0
+	var allWorkers []proc // every worker started, for the recovery lines of their logs
 	startWorker := func() proc {
-		var extra []string
+		extra := []string{"LAKELOAD_CRASH_AT=" + job.PointAfterCommit + ":3", "LAKELOAD_CRASH_ONCE=" + crashFile}
 		if !pausedKilled {
 			extra = append(extra, "LAKELOAD_HOLD_AT="+job.PointTaskWritten+":2")
-		}
-		if crashes == 0 {
-			extra = append(extra, "LAKELOAD_CRASH_AT="+job.PointAfterCommit+":3")
 		}
 		p := start(extra, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
 		p.exited = make(chan struct{})
 		go func() { _ = p.cmd.Wait(); close(p.exited) }()
+		allWorkers = append(allWorkers, p)
 		return p
 	}
 	workers := []proc{startWorker(), startWorker(), startWorker()}
@@ -179,11 +188,21 @@ func TestDevServerKillNine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(77, 7))
 	driverKills, workerKills, segmentKills := 0, 0, 0
 	statusSeen, ticks, busyKills := false, 0, 0
-	deadline := time.Now().Add(budget)
-	for run := 1; ; run++ {
-		if time.Now().After(deadline) {
-			t.Fatalf("the load did not finish in time after %d driver runs", run-1)
+	// The hang guard counts from the last progress: a new record in the checkpoint store.
+	store := checkpoint.NewStore(fs, srv.URI("ckpt", "scale"))
+	progress, lastProgress := -1, time.Now()
+	checkProgress := func(run int) {
+		if st, err := store.Load(ctx); err == nil {
+			if n := records(st); n != progress {
+				progress, lastProgress = n, time.Now()
+				return
+			}
 		}
+		if time.Since(lastProgress) > budget {
+			t.Fatalf("no progress (checkpoint records: %d) for %v after %d driver runs: a hang", progress, budget, run)
+		}
+	}
+	for run := 1; ; run++ {
 		d := start(nil, load...)
 		done := make(chan error, 1)
 		go func() { done <- d.cmd.Wait() }()
@@ -193,8 +212,9 @@ func TestDevServerKillNine(t *testing.T) {
 			select {
 			case err = <-done:
 				break chaos
-			case <-time.After(time.Duration(300+rng.IntN(700)) * time.Millisecond):
+			case <-time.After(time.Duration(300+rng.IntN(700)) * time.Millisecond): // the chaos's pace, not a deadline
 				ticks++
+				checkProgress(run)
 				if !statusSeen && ticks >= 3 {
 					// lakeload status --temporal lists the running windows' tasks per worker.
 					args := []string{"status", "--warehouse", srv.URI("wh"), "--table", load[4], "--job", "scale",
@@ -232,8 +252,8 @@ func TestDevServerKillNine(t *testing.T) {
 				}
 				for i := range workers {
 					select {
-					case <-workers[i].exited: // crashed at after-commit
-						crashes++
+					case <-workers[i].exited: // crashed at after-commit:3
+						selfExits++
 						workers[i] = startWorker()
 						continue
 					default:
@@ -255,6 +275,11 @@ func TestDevServerKillNine(t *testing.T) {
 					driverKills++
 					err = <-done
 					break chaos
+				}
+				if !crashed() {
+					// No random worker kill before the crash at after-commit:3: one landing between the
+					// segment's window-3 commit and that hook would leave the crash undone.
+					continue
 				}
 				if i := driverWorker(ctx, dev.Client(), jobID, workers); i >= 0 && rng.IntN(2) == 0 {
 					// The worker running the driver segment: the segment is retried on another worker.
@@ -286,15 +311,15 @@ func TestDevServerKillNine(t *testing.T) {
 		}
 		t.Logf("driver run %d ended: %v", run, err)
 	}
-	t.Logf("killed the load follower %d times and workers %d times (%d while running a task, %d while running the driver segment); %d crashed after committing window 3",
-		driverKills, workerKills, busyKills, segmentKills, crashes)
+	t.Logf("killed the load follower %d times and workers %d times (%d while running a task, %d while running the driver segment); %d workers exited by themselves",
+		driverKills, workerKills, busyKills, segmentKills, selfExits)
 	if driverKills+workerKills == 0 {
 		t.Fatal("nothing was killed: the load finished before the chaos began")
 	}
 
 	// What the chaos did: activity tries after the first (killed or timed-out workers) and
 	// recomputed window attempts (a killed driver).
-	st, err := checkpoint.NewStore(fs, srv.URI("ckpt", "scale")).Load(ctx)
+	st, err := store.Load(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,14 +353,23 @@ func TestDevServerKillNine(t *testing.T) {
 				inputRows += len(f.Rows)
 			}
 			t.Logf("SOAK temporal input_rows=%d live_keys=%d windows=%d follower_kills=%d worker_kills=%d segment_kills=%d busy_kills=%d after_commit_crashes=%d recomputed=%d task_retries=%d segment_retries=%d continue_as_new=%d lost=0 dup=0",
-				inputRows, len(fx.Expected(t)), len(st.Windows()), driverKills, workerKills, segmentKills, busyKills, crashes, recomputed, retries, segRetries, continued)
+				inputRows, len(fx.Expected(t)), len(st.Windows()), driverKills, workerKills, segmentKills, busyKills, 1, recomputed, retries, segRetries, continued)
 		}
 	}()
 	if continued == 0 {
 		t.Fatal("the job workflow never continued as new")
 	}
-	if crashes == 0 || segRetries == 0 {
-		t.Fatalf("%d workers crashed after committing window 3, %d driver segments retried: want both", crashes, segRetries)
+	// The deterministic crash: exactly one worker, at after-commit of window 3 (crashFile names it),
+	// and a later segment recovered that window from "committed, not recorded" by publishing it.
+	claim, err := os.ReadFile(crashFile)
+	if err != nil || !strings.HasSuffix(string(claim), " "+job.PointAfterCommit+" 3\n") {
+		t.Fatalf("no worker crashed after committing window 3 (%s: %q, %v)", crashFile, claim, err)
+	}
+	if !slices.ContainsFunc(allWorkers, func(p proc) bool { return p.logged("write-committed-then-publish(w3 ") }) {
+		t.Fatalf("no driver segment published window 3 from its commit after the crash (%s)", claim)
+	}
+	if segRetries == 0 {
+		t.Fatal("no driver segment was retried, though a worker crashed running one")
 	}
 	if retries+recomputed == 0 {
 		t.Fatal("no task was retried and no window recomputed: the kills hit no running task")
@@ -552,6 +586,38 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.Write(p)
+}
+
+// logged reports whether the process wrote s in its output (all of it, not only the tail output shows).
+func (p proc) logged(s string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Contains(p.out.Bytes(), []byte(s))
+}
+
+// records counts the records of a checkpoint state (windows, attempts, results, commits,
+// publications, voids, the done marker): any step of a load adds one.
+func records(st checkpoint.State) int {
+	n := 0
+	for _, ws := range st.Windows() {
+		n++
+		for _, at := range ws.Attempts {
+			n += 1 + len(at.Results)
+		}
+		if ws.Committed != nil {
+			n++
+		}
+		if ws.Published != nil {
+			n++
+		}
+		if ws.Voided != nil {
+			n++
+		}
+	}
+	if _, done := st.Done(); done {
+		n++
+	}
+	return n
 }
 
 func (p proc) output() string {

@@ -16,8 +16,9 @@ import (
 	"github.com/lakeload/lakeload/job"
 )
 
-// TestDevServerPausedDriverSegment: the worker running a job's driver segment is stopped with
-// SIGSTOP mid-job (alive, holding the lease, silent) on a real dev server. Temporal times its try out
+// TestDevServerPausedDriverSegment: the worker running a job's driver segment stops itself with
+// SIGSTOP once it has published window 3 (LAKELOAD_PAUSE_AT; alive, holding the lease, silent) on a
+// real dev server. Temporal times its try out
 // and retries the segment on the other worker, which waits until it has seen the lease unchanged for
 // the heartbeat timeout — the stopped worker is on this host and alive, so only the silence rule can
 // let it in — takes over and finishes the job. Then the stopped worker is resumed (SIGCONT): its
@@ -35,18 +36,20 @@ func TestDevServerPausedDriverSegment(t *testing.T) {
 	dev := startDevServer(t, bin)
 	hostPort := dev.FrontendHostPort()
 
-	// One small file per window: the driver commits window after window, each a round trip through
-	// Temporal, so the job is surely still running when its driver's worker is stopped after window 3.
+	// One small file per window. The worker running the driver segment stops itself (SIGSTOP) when it
+	// has published window 3 (LAKELOAD_PAUSE_AT: a hook point, not a moment, so the job is surely
+	// still running then however the machine schedules the test).
 	const files = 40
 	fx := loadtest.AggSum(86, files, 5)
 	wh := loadtest.TempDir(t)
 	fx.Create(t, wh)
 	glob := fx.WriteInputs(t, loadtest.TempDir(t))
 	env := os.Environ()
+	workerEnv := append(os.Environ(), "LAKELOAD_PAUSE_AT=after-publish:3")
 	queue := "pause-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	workers := []proc{
-		startProc(t, lakeload, env, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2"),
-		startProc(t, lakeload, env, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2"),
+		startProc(t, lakeload, workerEnv, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2"),
+		startProc(t, lakeload, workerEnv, "worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2"),
 	}
 	tableName := fx.Ident().Database + "." + fx.Ident().Table
 	follower := startProc(t, lakeload, env, "load", "--warehouse", wh, "--table", tableName, "--from", glob, "--job", "pz",
@@ -57,21 +60,17 @@ func TestDevServerPausedDriverSegment(t *testing.T) {
 	stopped := -1
 	for start := time.Now(); stopped < 0; time.Sleep(20 * time.Millisecond) {
 		if time.Since(start) > hangGuard {
-			t.Fatalf("no driver segment running after 3 windows within %s\nfollower:\n%s", hangGuard, follower.output())
+			t.Fatalf("no driver segment stopped itself after window 3 within %s (a hang)\nfollower:\n%s", hangGuard, follower.output())
 		}
 		select {
 		case <-follower.exited:
 			t.Fatalf("the job ended before its driver's worker was stopped:\n%s", follower.output())
 		default:
 		}
-		if len(snapshotTimes(t, snapDir)) < 3 {
-			continue
-		}
-		if i := driverWorker(ctx, dev.Client(), id, workers); i >= 0 {
-			if err := workers[i].cmd.Process.Signal(syscall.SIGSTOP); err != nil {
-				t.Fatal(err)
+		for i, w := range workers {
+			if w.logged("lakeload: paused at after-publish window 3") && processStopped(w.cmd.Process.Pid) {
+				stopped = i
 			}
-			stopped = i
 		}
 	}
 	defer func() { _ = workers[stopped].cmd.Process.Signal(syscall.SIGCONT) }()
@@ -148,6 +147,16 @@ func TestDevServerPausedDriverSegment(t *testing.T) {
 	if len(st.Windows()) < files/2 {
 		t.Fatalf("%d windows: the test needs many", len(st.Windows()))
 	}
+}
+
+// processStopped reports whether process pid is stopped (state T in /proc/PID/stat).
+func processStopped(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	_, rest, ok := strings.Cut(string(b), ") ")
+	return ok && strings.HasPrefix(rest, "T")
 }
 
 // tokenField returns the value of the field with the given prefix ("attempt=") of a lease token.
