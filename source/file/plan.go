@@ -37,7 +37,9 @@ func FormatOf(path string) string {
 
 // Plan expands glob into one whole-file split per matching regular file, sorted by path. A local
 // glob uses path/filepath.Glob; an object-store glob (s3://bucket/in/*.parquet) is listed through
-// fs (path.Match per element, see globRemote) and its matches keep the location as given. format
+// fs (path.Match per element, see globRemote) and its matches keep the location as given. A
+// directory named without wildcards stands for every file under it, and a "**" element for any
+// number of directories; both are walked through fs, skipping hidden names (expand.go). format
 // is "parquet", "csv", "jsonl", or "" to choose by extension. Local paths become absolute. Each split records the file's size and modification time
 // (read through fs) and, for Parquet, RowCount = the footer's row count; text splits have
 // RowCount -1. It fails when nothing matches, naming the glob. Plan applies the default Limits.
@@ -54,13 +56,7 @@ func PlanWith(ctx context.Context, fs fileio.FileIO, glob, format string, lim so
 	default:
 		return nil, fmt.Errorf("unknown input format %q: use parquet, csv or jsonl", format)
 	}
-	var matches []string
-	var err error
-	if isRemote(glob) {
-		matches, err = globRemote(ctx, fs, glob) // object store: list through fs (glob_remote.go)
-	} else if matches, err = filepath.Glob(glob); err != nil {
-		err = fmt.Errorf("input glob %q: %w", glob, err)
-	}
+	matches, recursive, err := expandInput(ctx, fs, glob)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +82,8 @@ func PlanWith(ctx context.Context, fs fileio.FileIO, glob, format string, lim so
 		f := format
 		if f == "" {
 			if f = FormatOf(abs); f == "" {
-				return nil, fmt.Errorf("input file %s: cannot tell its format from the extension: pass the format (parquet, csv or jsonl) or narrow the glob", abs)
+				return nil, fmt.Errorf("input file %s: cannot tell its format from its extension (.parquet, .csv, .jsonl, .orc, optionally compressed: .csv.gz): "+
+					"pass --format (parquet, csv, jsonl or orc) if every file of --from %s has that format, or narrow --from to the files to load", abs, glob)
 			}
 		}
 		s := source.Split{Path: abs, Format: f, Size: info.Size, ModTimeUnixNano: info.ModTime.UnixNano(), RowCount: -1}
@@ -98,11 +95,14 @@ func PlanWith(ctx context.Context, fs fileio.FileIO, glob, format string, lim so
 		splits = append(splits, s)
 	}
 	if len(splits) == 0 {
-		syntax := "path/filepath.Glob syntax"
-		if isRemote(glob) {
-			syntax = "path.Match syntax per path element"
+		if recursive {
+			return nil, fmt.Errorf("input %q matches no files: the directories it walks hold no files it names (names starting with '.' or '_' are skipped)", glob)
 		}
-		return nil, fmt.Errorf("input glob %q matches no files: check the pattern (%s; ** is not supported)", glob, syntax)
+		syntax := "path/filepath.Glob syntax, ** for any directories"
+		if isRemote(glob) {
+			syntax = "path.Match syntax per path element, ** for any directories"
+		}
+		return nil, fmt.Errorf("input glob %q matches no files: check the pattern (%s)", glob, syntax)
 	}
 	sort.Slice(splits, func(i, j int) bool { return splits[i].Path < splits[j].Path })
 	return splits, nil
