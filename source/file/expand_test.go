@@ -45,7 +45,7 @@ func TestPlanDirectoryAndDoubleStar(t *testing.T) {
 		{base + "/b/**/*.csv", "b/c.csv"},
 		{base + "/**/d/*", "b/d/e.jsonl b/d/f.csv.gz"},
 		{base + "/*/**/e.jsonl", "b/d/e.jsonl"},
-		{base + "/_tmp/**", "_tmp/x.csv"},       // a hidden directory named on purpose
+		{base + "/_tmp/**", "_tmp/x.csv"}, // a hidden directory named on purpose
 		{base + "/**/_temporary/**", "b/_temporary/0/z.csv"},
 		{base + "/*.csv", ".hidden.csv a.csv b.csv"}, // a plain glob keeps filepath.Glob's rules
 	} {
