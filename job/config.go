@@ -134,6 +134,9 @@ func (c *Config) defaults() error {
 	} else if c.Splits == nil {
 		return fmt.Errorf("job: a custom Source needs Config.Splits")
 	}
+	if err := c.Mapping.CSV.Check(); err != nil {
+		return fmt.Errorf("job: %w", err)
+	}
 	if err := c.checkBadRows(); err != nil {
 		return err
 	}

@@ -104,7 +104,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 	var splits []split
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		sp := d.plan[i]
-		in, err := inputColumns(ctx, d.cfg.InputFS, sp)
+		in, err := inputColumns(ctx, d.cfg.InputFS, sp, d.cfg.Mapping.CSV)
 		if err != nil {
 			return nil, err
 		}

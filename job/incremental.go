@@ -59,7 +59,7 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 		seen[f.Path] = true
 		old, ok := known[f.Path]
 		if !ok {
-			cut, err := cutFile(ctx, d.cfg.InputFS, f, d.splitRows())
+			cut, err := cutFile(ctx, d.cfg.InputFS, f, d.splitRows(), d.cfg.Mapping.CSV)
 			if err != nil {
 				return false, err
 			}

@@ -16,16 +16,16 @@ import (
 
 // planInput lists the job's splits: every matching file, cut into splits of about splitRows rows
 // (Parquet at row-group boundaries, text files at record boundaries) so that windows can end
-// inside a large file. lim applies to
-// planning (non-regular inputs, Parquet footers) as file.PlanWith says.
-func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, lim source.Limits) ([]source.Split, error) {
-	files, err := file.PlanWith(ctx, fs, glob, format, lim)
+// inside a large file. m's limits apply to planning (non-regular inputs, Parquet footers) as
+// file.PlanWith says; CSV files are cut in m's dialect.
+func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, m source.MappingOptions) ([]source.Split, error) {
+	files, err := file.PlanWith(ctx, fs, glob, format, m.Limits)
 	if err != nil {
 		return nil, err
 	}
 	var out []source.Split
 	for _, f := range files {
-		cut, err := cutFile(ctx, fs, f, splitRows)
+		cut, err := cutFile(ctx, fs, f, splitRows, m.CSV)
 		if err != nil {
 			return nil, err
 		}
@@ -35,11 +35,11 @@ func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, split
 }
 
 // cutFile returns the splits of one planned file: for Parquet runs of row groups of about splitRows
-// rows; for CSV and JSON Lines byte ranges of about splitRows rows (file.CutText), or the whole
-// file when it is compressed or small.
-func cutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64) ([]source.Split, error) {
+// rows; for CSV (in dialect csv) and JSON Lines byte ranges of about splitRows rows
+// (file.CutTextWith), or the whole file when it is compressed or small.
+func cutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64, csv source.CSVDialect) ([]source.Split, error) {
 	if f.Format != source.FormatParquet {
-		splits, err := file.CutText(ctx, fs, f, splitRows)
+		splits, err := file.CutTextWith(ctx, fs, f, splitRows, csv)
 		if err != nil {
 			return nil, &InputError{Err: err}
 		}
@@ -145,4 +145,20 @@ func checkFingerprints(ctx context.Context, fs fileio.FileIO, plan []source.Spli
 		}
 	}
 	return nil
+}
+
+// csvOptions are the result options of a CSV dialect: each part that differs from RFC 4180 with a
+// header (absent otherwise, so jobs created before the dialect options still resume).
+func csvOptions(d source.CSVDialect) map[string]string {
+	o := map[string]string{}
+	if d.Delim() != ',' {
+		o["csv-delimiter"] = string(d.Delim())
+	}
+	if d.QuoteChar() != '"' {
+		o["csv-quote"] = string(d.QuoteChar())
+	}
+	if d.NoHeader {
+		o["csv-header"] = "false"
+	}
+	return o
 }

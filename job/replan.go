@@ -99,5 +99,5 @@ func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
 // planFile plans the current content of a re-planned file, described by info, like the first plan.
 func (d *driver) planFile(ctx context.Context, old source.Split, info fileio.FileInfo) ([]source.Split, error) {
 	f := source.Split{Path: old.Path, Format: old.Format, Size: info.Size, ModTimeUnixNano: info.ModTime.UnixNano(), RowCount: -1}
-	return cutFile(ctx, d.cfg.InputFS, f, d.splitRows())
+	return cutFile(ctx, d.cfg.InputFS, f, d.splitRows(), d.cfg.Mapping.CSV)
 }

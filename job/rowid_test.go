@@ -285,7 +285,7 @@ func TestRowIDTaskSkipsPublishedIDs(t *testing.T) {
 	dir := loadtest.TempDir(t)
 	glob := fx.WriteInputs(t, dir)
 	e := newLoadEnv(t, fx, glob)
-	splits, err := planInput(context.Background(), local.New(), glob, "", 1024, source.Limits{})
+	splits, err := planInput(context.Background(), local.New(), glob, "", 1024, source.MappingOptions{})
 	if err != nil || len(splits) != 2 {
 		t.Fatalf("plan: %d splits, %v", len(splits), err)
 	}

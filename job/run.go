@@ -356,6 +356,9 @@ func (d *driver) resultOptions() map[string]string {
 	if d.cfg.BadRows == BadRowsQuarantine {
 		o["bad-rows"] = d.cfg.BadRows // absent when failing, so older jobs still resume
 	}
+	for k, v := range csvOptions(m.CSV) {
+		o[k] = v
+	}
 	return o
 }
 
@@ -656,7 +659,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	if d.cfg.Splits != nil {
 		return d.cfg.Splits, nil
 	}
-	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Mapping.Limits)
+	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Mapping)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
