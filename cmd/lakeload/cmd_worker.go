@@ -84,7 +84,8 @@ func openTaskEnv(ctx context.Context, ref temporal.JobRef) (job.TaskEnv, error) 
 	if err != nil {
 		return job.TaskEnv{}, err
 	}
-	in := inputFlags{from: ref.From, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone, limits: refLimits(ref)}
+	in := refInput(ref)
+	in.format = "" // a worker reads each split in the format its plan gives
 	mapping, err := in.mapping()
 	if err != nil {
 		return job.TaskEnv{}, err

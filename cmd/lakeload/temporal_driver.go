@@ -37,7 +37,7 @@ func driverOpener(logger *slog.Logger) temporal.DriverOpener {
 		if err != nil {
 			return job.Config{}, err
 		}
-		in := inputFlags{from: ref.From, format: ref.Format, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone, limits: refLimits(ref)}
+		in := refInput(ref)
 		mapping, err := in.mapping()
 		if err != nil {
 			return job.Config{}, err

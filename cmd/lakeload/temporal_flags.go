@@ -70,6 +70,17 @@ func jobRef(jf *jobFlags, in *inputFlags, idColumn string) (temporal.JobRef, err
 	ref := temporal.JobRef{Job: jf.name, Table: jf.table, OpColumn: in.opColumn, IgnoreExtra: in.ignoreExtra,
 		TimeZone: in.timeZone, IDColumn: idColumn,
 		MaxJSONDepth: in.limits.MaxJSONDepth, MaxRecordBytes: in.limits.MaxRecordBytes, AllowNonRegular: in.limits.AllowNonRegular}
+	csv, err := in.dialect()
+	if err != nil {
+		return ref, err
+	}
+	if csv.Delimiter != 0 {
+		ref.CSVDelimiter = string(csv.Delimiter)
+	}
+	if csv.Quote != 0 {
+		ref.CSVQuote = string(csv.Quote)
+	}
+	ref.CSVNoHeader = csv.NoHeader
 	for _, l := range []struct {
 		flag, v string
 		dst     *string
@@ -91,4 +102,10 @@ func jobRef(jf *jobFlags, in *inputFlags, idColumn string) (temporal.JobRef, err
 // each worker's memory limit).
 func refLimits(ref temporal.JobRef) source.Limits {
 	return source.Limits{MaxJSONDepth: ref.MaxJSONDepth, MaxRecordBytes: ref.MaxRecordBytes, AllowNonRegular: ref.AllowNonRegular}
+}
+
+// refInput is the input flags of a job's JobRef, as a driver segment or a worker reads them.
+func refInput(ref temporal.JobRef) inputFlags {
+	return inputFlags{from: ref.From, format: ref.Format, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone, limits: refLimits(ref),
+		csvDelimiter: ref.CSVDelimiter, csvQuote: ref.CSVQuote, csvNoHeader: ref.CSVNoHeader}
 }

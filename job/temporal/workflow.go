@@ -42,6 +42,11 @@ type JobRef struct {
 	MaxJSONDepth    int   `json:"maxJsonDepth,omitempty"`
 	MaxRecordBytes  int64 `json:"maxRecordBytes,omitempty"`
 	AllowNonRegular bool  `json:"allowNonRegular,omitempty"`
+	// The CSV dialect (source.CSVDialect): one character each, "" = ',' and '"'; a header unless
+	// CSVNoHeader. Workers parse CSV splits with it, as the driver cut them.
+	CSVDelimiter string `json:"csvDelimiter,omitempty"`
+	CSVQuote     string `json:"csvQuote,omitempty"`
+	CSVNoHeader  bool   `json:"csvNoHeader,omitempty"`
 
 	// Driver options (the job workflow's segments build job.Config from them; see DriverOpener).
 	Format           string        `json:"format,omitempty"`

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lakeload/lakeload/job/temporal"
+)
+
+// TestLoadCSVDialectFlags (issue 15, finding 4): --csv-delimiter (incl. tab), --csv-quote and
+// --csv-header=false load the files they describe; the dialect is recorded with the job, so a rerun
+// with another one is refused with exit 2 before anything is written; bad values are usage errors.
+func TestLoadCSVDialectFlags(t *testing.T) {
+	wh, in := t.TempDir(), t.TempDir()
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "s.t", "--column", "id INT NOT NULL", "--column", "name STRING",
+		"--primary-key", "id", "--option", "bucket=1"))...)
+	semi := writeFile(t, in, "semi.csv", "id;name\n1;'a;b'\n2;'it''s\nmultiline'\n")
+	tab := writeFile(t, in, "tab.csv", "3\t\"x,y\"\n4\tz\n")
+	load := func(job, from string, extra ...string) []string {
+		return cmdArgs([]string{"load"}, tbl(wh, "s.t", append([]string{"--from", from, "--job", job}, extra...)...))
+	}
+	ok(t, load("semi", semi, "--csv-delimiter", ";", "--csv-quote", "'")...)
+	ok(t, load("tab", tab, "--csv-delimiter", `\t`, "--csv-header=false")...)
+	got := idNames(t, ok(t, cmdArgs([]string{"scan"}, tbl(wh, "s.t", "--output", "jsonl"))...))
+	want := []string{"1:a;b", "2:it's\nmultiline", "3:x,y", "4:z"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	// The same job with another dialect: refused (exit 2), naming the option.
+	for _, other := range [][]string{
+		{"--csv-delimiter", ","}, {"--csv-delimiter", ";"}, {"--csv-delimiter", ";", "--csv-quote", `"`},
+	} {
+		fails(t, exitUsage, []string{"job semi was created with option csv-"}, load("semi", semi, other...)...)
+	}
+	fails(t, exitUsage, []string{"csv-header"}, load("tab", tab, "--csv-delimiter", "tab")...)
+	ok(t, load("tab", tab, "--csv-delimiter", "tab", "--csv-header=false")...) // "tab" = `\t`: the same job, done
+	for _, bad := range [][]string{{"--csv-delimiter", ";;"}, {"--csv-quote", ""}, {"--csv-delimiter", "\n"}, {"--csv-delimiter", "'", "--csv-quote", "'"}} {
+		r := lakeload(t, load("bad", semi, bad...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--csv-") {
+			t.Errorf("%q: exit %d, %q; want a usage error naming the flag", bad, r.code, r.stderr)
+		}
+	}
+}
+
+// TestLoadDirectoryInput (issue 15, finding 4): --from a directory loads every file under it
+// (formats by extension, hidden files skipped), a ** glob the files it matches; a file whose
+// format the extension does not tell is an error naming it and --format.
+func TestLoadDirectoryInput(t *testing.T) {
+	wh, in := t.TempDir(), t.TempDir()
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "s.t", "--column", "id INT NOT NULL", "--column", "name STRING",
+		"--primary-key", "id", "--option", "bucket=1"))...)
+	for p, c := range map[string]string{
+		"a.csv": "id,name\n1,a\n", "d1/b.jsonl": `{"id":2,"name":"b"}` + "\n", "d1/d2/c.csv": "id,name\n3,c\n",
+		"_SUCCESS": "", "d1/.c.csv.crc": "junk", "_tmp/x.csv": "id,name\n9,x\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(in, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, in, p, c)
+	}
+	ok(t, cmdArgs([]string{"load"}, tbl(wh, "s.t", "--from", in, "--job", "dir"))...)
+	got := idNames(t, ok(t, cmdArgs([]string{"scan"}, tbl(wh, "s.t", "--output", "jsonl"))...))
+	if want := "1:a|2:b|3:c"; strings.Join(got, "|") != want {
+		t.Errorf("rows %q, want %s", got, want)
+	}
+	writeFile(t, in, "d1/notes.txt", "hello")
+	fails(t, exitInput, []string{"d1/notes.txt", "cannot tell its format", "--format"},
+		cmdArgs([]string{"load"}, tbl(wh, "s.t", "--from", in+"/**", "--job", "star"))...)
+}
+
+// TestJobRefCarriesCSVDialect: the Temporal JobRef carries the CSV dialect, so the driver's
+// segments and the workers (which register no input flags) parse CSV as the submitting command
+// cut it; an absent dialect is RFC 4180 with a header.
+func TestJobRefCarriesCSVDialect(t *testing.T) {
+	for _, in := range []inputFlags{
+		{from: "/in/x.csv", registered: true, csvDelimiter: ";", csvQuote: "'", csvHeader: false},
+		{from: "/in/x.csv", registered: true, csvDelimiter: "tab", csvQuote: `"`, csvHeader: true},
+		{from: "/in/x.csv", registered: true, csvDelimiter: ",", csvQuote: `"`, csvHeader: true},
+	} {
+		want, err := in.mapping()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := jobRef(&jobFlags{name: "j"}, &in, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(ref)
+		var back temporal.JobRef
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		w := refInput(back)
+		got, err := w.mapping()
+		if err != nil || got.CSV.Delim() != want.CSV.Delim() || got.CSV.QuoteChar() != want.CSV.QuoteChar() || got.CSV.NoHeader != want.CSV.NoHeader {
+			t.Errorf("flags %+v: the worker reads %+v (%v), the driver %+v", in, got.CSV, err, want.CSV)
+		}
+	}
+}
