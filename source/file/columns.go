@@ -31,7 +31,7 @@ type Column struct {
 
 // InputColumns is the column list of one split, in input order.
 type InputColumns struct {
-	Format  string // the split's format: source.FormatParquet, FormatCSV or FormatJSONL
+	Format  string // the split's format: source.FormatParquet, FormatORC, FormatCSV or FormatJSONL
 	Columns []Column
 	// Arrow is the file's Arrow schema (Parquet only), for source.NewArrowMapping.
 	Arrow *arrow.Schema
@@ -88,8 +88,14 @@ func ReadColumnsWith(ctx context.Context, fs fileio.FileIO, split source.Split, 
 		return csvColumns(split.Path, in.r, d)
 	case source.FormatJSONL:
 		return jsonlColumns(ctx, split, f)
+	case source.FormatORC:
+		of, err := openORCFile(split.Path, f, source.Limits{})
+		if err != nil {
+			return nil, err
+		}
+		return orcColumns(of), nil
 	}
-	return nil, fmt.Errorf("split %s: unknown format %q: use parquet, csv or jsonl", split.Path, split.Format)
+	return nil, fmt.Errorf("split %s: unknown format %q: use parquet, orc, csv or jsonl", split.Path, split.Format)
 }
 
 // parquetArrowSchema returns the Arrow reader and schema of an open Parquet file.

@@ -12,14 +12,14 @@ import (
 )
 
 // FormatOf returns the input format implied by a file name's extension: .parquet/.parq → parquet,
-// .csv → csv, .jsonl/.ndjson/.json → jsonl, also after a compression extension (.csv.gz, .jsonl.zst:
+// .orc → orc, .csv → csv, .jsonl/.ndjson/.json → jsonl, the text formats also after a compression extension (.csv.gz, .jsonl.zst:
 // .gz, .gzip, .zst, .zstd, .bz2, .lz4); "" when unknown. Whether a file is compressed is told by
 // its bytes when it is read, not by its name (compression.go).
 func FormatOf(path string) string {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".gz", ".gzip", ".zst", ".zstd", ".bz2", ".lz4":
-		if f := FormatOf(strings.TrimSuffix(path, filepath.Ext(path))); f != source.FormatParquet {
+		if f := FormatOf(strings.TrimSuffix(path, filepath.Ext(path))); f != source.FormatParquet && f != source.FormatORC {
 			return f
 		}
 		return ""
@@ -31,6 +31,8 @@ func FormatOf(path string) string {
 		return source.FormatCSV
 	case ".jsonl", ".ndjson", ".json":
 		return source.FormatJSONL
+	case ".orc":
+		return source.FormatORC
 	}
 	return ""
 }
@@ -40,8 +42,9 @@ func FormatOf(path string) string {
 // fs (path.Match per element, see globRemote) and its matches keep the location as given. A
 // directory named without wildcards stands for every file under it, and a "**" element for any
 // number of directories; both are walked through fs, skipping hidden names (expand.go). format
-// is "parquet", "csv", "jsonl", or "" to choose by extension. Local paths become absolute. Each split records the file's size and modification time
-// (read through fs) and, for Parquet, RowCount = the footer's row count; text splits have
+// is "parquet", "orc", "csv", "jsonl", or "" to choose by extension. Local paths become absolute.
+// Each split records the file's size and modification time (read through fs) and, for Parquet and
+// ORC, RowCount = the footer's row count (an ORC file is read whole for it); text splits have
 // RowCount -1. It fails when nothing matches, naming the glob. Plan applies the default Limits.
 func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.Split, error) {
 	return PlanWith(ctx, fs, glob, format, source.Limits{})
@@ -52,9 +55,9 @@ func Plan(ctx context.Context, fs fileio.FileIO, glob, format string) ([]source.
 // lim.FooterBytes() or declaring more than lim.Columns() columns is refused before it is decoded.
 func PlanWith(ctx context.Context, fs fileio.FileIO, glob, format string, lim source.Limits) ([]source.Split, error) {
 	switch format {
-	case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
+	case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL, source.FormatORC:
 	default:
-		return nil, fmt.Errorf("unknown input format %q: use parquet, csv or jsonl", format)
+		return nil, fmt.Errorf("unknown input format %q: use parquet, orc, csv or jsonl", format)
 	}
 	matches, recursive, err := expandInput(ctx, fs, glob)
 	if err != nil {
@@ -87,8 +90,13 @@ func PlanWith(ctx context.Context, fs fileio.FileIO, glob, format string, lim so
 			}
 		}
 		s := source.Split{Path: abs, Format: f, Size: info.Size, ModTimeUnixNano: info.ModTime.UnixNano(), RowCount: -1}
-		if f == source.FormatParquet {
+		switch f {
+		case source.FormatParquet:
 			if s.RowCount, err = parquetRows(ctx, fs, abs, lim); err != nil {
+				return nil, err
+			}
+		case source.FormatORC:
+			if s.RowCount, err = orcRows(ctx, fs, abs, lim); err != nil {
 				return nil, err
 			}
 		}

@@ -74,7 +74,7 @@ func openTextSource(split source.Split, f fileio.File, fields []spec.DataField, 
 			src = js
 		}
 	default:
-		err = fmt.Errorf("split %s: unknown format %q: use parquet, csv or jsonl", split.Path, split.Format)
+		err = fmt.Errorf("split %s: unknown format %q: use parquet, orc, csv or jsonl", split.Path, split.Format)
 	}
 	if err != nil {
 		in.close()
