@@ -142,7 +142,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 		switch s.cols.Format {
 		case source.FormatParquet:
 			_, err = source.NewArrowMapping(s.sp.Path, s.cols.Arrow, next.Fields, d.cfg.Mapping, nil)
-		case source.FormatCSV:
+		case source.FormatCSV, source.FormatORC: // ORC types are checked when the split is opened
 			_, err = source.MapColumns(s.sp.Path, s.cols.Names(), next.Fields, d.cfg.Mapping)
 		}
 		if err != nil {

@@ -35,9 +35,12 @@ func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, split
 }
 
 // cutFile returns the splits of one planned file: for Parquet runs of row groups of about splitRows
-// rows; for CSV (in dialect csv) and JSON Lines byte ranges of about splitRows rows
+// rows; an ORC file whole; for CSV (in dialect csv) and JSON Lines byte ranges of about splitRows rows
 // (file.CutTextWith), or the whole file when it is compressed or small.
 func cutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64, csv source.CSVDialect) ([]source.Split, error) {
+	if f.Format == source.FormatORC {
+		return []source.Split{f}, nil // one split per file, its rows exact from the footer
+	}
 	if f.Format != source.FormatParquet {
 		splits, err := file.CutTextWith(ctx, fs, f, splitRows, csv)
 		if err != nil {
@@ -86,8 +89,8 @@ func rowGroups(ctx context.Context, fs fileio.FileIO, s source.Split) ([]int64, 
 	return out, nil
 }
 
-// span is the number of sequence numbers reserved for a split: its rows when known (Parquet, and
-// the byte ranges of a cut text file), else its byte size (an upper bound on its rows: every row
+// span is the number of sequence numbers reserved for a split: its rows when known (Parquet, ORC,
+// and the byte ranges of a cut text file), else its byte size (an upper bound on its rows: every row
 // takes at least one byte).
 func span(s source.Split) int64 {
 	if s.RowCount >= 0 {
@@ -96,7 +99,7 @@ func span(s source.Split) int64 {
 	return max(bytesOf(s), 1)
 }
 
-// EstimatedRows is the split's row count: exact for Parquet and cut text files, estimated for
+// EstimatedRows is the split's row count: exact for Parquet, ORC and cut text files, estimated for
 // other text splits from their size (64 bytes a row).
 func EstimatedRows(s source.Split) int64 {
 	if s.RowCount >= 0 {
