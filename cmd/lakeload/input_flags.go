@@ -28,7 +28,7 @@ type inputFlags struct {
 func (f *inputFlags) register(c *cobra.Command) {
 	f.registered = true
 	c.Flags().StringVar(&f.from, "from", "", "input file, directory (every file under it) or glob, e.g. 'in/*.parquet', 'in/**/*.csv' or 's3://bucket/in/' (required)")
-	c.Flags().StringVar(&f.format, "format", "", "input format: parquet, csv or jsonl (default: from the file extension)")
+	c.Flags().StringVar(&f.format, "format", "", "input format: parquet, orc, csv or jsonl (default: from each file's extension)")
 	c.Flags().StringVar(&f.opColumn, "op-column", "", "input column holding row kinds (+I, -U, +U, -D)")
 	c.Flags().BoolVar(&f.ignoreExtra, "ignore-extra-columns", false, "ignore input columns the table does not have")
 	c.Flags().StringVar(&f.timeZone, "time-zone", "", "time zone for TIMESTAMP WITH LOCAL TIME ZONE text without an offset (default UTC)")
@@ -48,9 +48,9 @@ func (f *inputFlags) mapping() (source.MappingOptions, error) {
 		return source.MappingOptions{}, usageError{errors.New("--from is required: a file or glob of input files")}
 	}
 	switch f.format {
-	case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
+	case "", source.FormatParquet, source.FormatORC, source.FormatCSV, source.FormatJSONL:
 	default:
-		return source.MappingOptions{}, usageError{fmt.Errorf("--format %q: use parquet, csv or jsonl", f.format)}
+		return source.MappingOptions{}, usageError{fmt.Errorf("--format %q: use parquet, orc, csv or jsonl", f.format)}
 	}
 	loc := time.UTC
 	if f.timeZone != "" {
