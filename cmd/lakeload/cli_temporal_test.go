@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/job/temporal"
+	"github.com/lakeload/lakeload/source"
 )
 
 // TestWorkerFlags: the worker needs --temporal and a sane concurrency; an unreachable frontend is
@@ -61,6 +62,34 @@ func TestWorkerTaskEnvCarriesBadRows(t *testing.T) {
 		}
 		if env.Mapping.SkipBadRows != skip {
 			t.Fatalf("JobRef.SkipBadRows %v: worker mapping SkipBadRows %v", skip, env.Mapping.SkipBadRows)
+		}
+	}
+}
+
+// TestWorkerTaskEnvCarriesCSVDialect: the job's CSV dialect reaches a worker's input mapping through
+// the job reference (a worker registers no input flags), so workers parse CSV splits as the driver
+// cut them; a reference without one is RFC 4180 with a header.
+func TestWorkerTaskEnvCarriesCSVDialect(t *testing.T) {
+	wh := t.TempDir()
+	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "db.t", "--column", "id BIGINT NOT NULL", "--column", "v STRING",
+		"--primary-key", "id", "--option", "bucket=2"))...)
+	for _, c := range []struct {
+		delim, quote string
+		noHeader     bool
+		want         source.CSVDialect
+	}{
+		{"", "", false, source.CSVDialect{}},
+		{";", "'", true, source.CSVDialect{Delimiter: ';', Quote: '\'', NoHeader: true}},
+		{"\t", "", false, source.CSVDialect{Delimiter: '\t'}},
+	} {
+		ref := temporal.JobRef{Job: "j", Warehouse: wh, Table: "db.t", From: filepath.Join(wh, "*.csv"),
+			CSVDelimiter: c.delim, CSVQuote: c.quote, CSVNoHeader: c.noHeader}
+		env, err := openTaskEnv(context.Background(), ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.Mapping.CSV != c.want {
+			t.Errorf("JobRef %q %q %v: worker dialect %+v, want %+v", c.delim, c.quote, c.noHeader, env.Mapping.CSV, c.want)
 		}
 	}
 }
