@@ -87,7 +87,7 @@ func hiddenLevel0(t *table.Table) string {
 // published: synchronously for tables hiding level 0, otherwise by starting an asynchronous one
 // when a bucket needs it.
 func (d *driver) compactWindow(ctx context.Context, w int64, a int) error {
-	if d.cfg.Compaction == CompactionOff || d.overwrite() {
+	if d.cfg.Compaction == CompactionOff || !d.mode.commitsWindows() {
 		return nil
 	}
 	msgs, err := d.windowMessages(ctx, w, a)

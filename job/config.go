@@ -9,6 +9,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/metrics"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/source"
@@ -94,17 +95,17 @@ type Config struct {
 
 // Named points where Hook is called.
 const (
-	PointPlanned        = "planned"         // job and plan records written
-	PointAssigned       = "assigned"        // window assigned, before its tasks
-	PointTaskWritten    = "task-written"    // a task wrote its data files, before its result is stored
-	PointResultStored   = "result-stored"   // a task's result is stored
-	PointBeforeCommit   = "before-commit"   // all results stored, before the commit
-	PointInsideCommit   = "inside-commit"   // manifests written, before snapshot-N is created
-	PointAfterCommit    = "after-commit"    // snapshot created, before verification and `committed`
-	PointBeforePublish  = "before-publish"  // `committed` written, before `published`
-	PointAfterPublish   = "after-publish"   // window published
-	PointRecoveryAction = "recovery-action" // before each recovery action
-	PointSchemaEvolved  = "schema-evolved"  // the window's new schema file written, before its tasks
+	PointPlanned        = "planned"              // job and plan records written
+	PointAssigned       = "assigned"             // window assigned, before its tasks
+	PointTaskWritten    = task.PointTaskWritten  // a task wrote its data files, before its result is stored
+	PointResultStored   = task.PointResultStored // a task's result is stored
+	PointBeforeCommit   = "before-commit"        // all results stored, before the commit
+	PointInsideCommit   = "inside-commit"        // manifests written, before snapshot-N is created
+	PointAfterCommit    = "after-commit"         // snapshot created, before verification and `committed`
+	PointBeforePublish  = "before-publish"       // `committed` written, before `published`
+	PointAfterPublish   = "after-publish"        // window published
+	PointRecoveryAction = "recovery-action"      // before each recovery action
+	PointSchemaEvolved  = "schema-evolved"       // the window's new schema file written, before its tasks
 )
 
 // Progress reports a job's state.

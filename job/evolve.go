@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -79,11 +81,11 @@ func (d *driver) evolve(ctx context.Context, w checkpoint.Assigned) error {
 func (d *driver) adoptSchema(s *spec.TableSchema) error {
 	d.t = &table.Table{FS: d.t.FS, Path: d.t.Path, Name: d.t.Name, Schema: s, Options: s.CoreOptions(), Owner: d.t.Owner}
 	if d.cfg.IDColumn != "" {
-		i, err := idColumnIndex(s, d.cfg.IDColumn)
+		i, err := task.IDColumnIndex(s, d.cfg.IDColumn)
 		if err != nil {
 			return err
 		}
-		d.idCol = i
+		d.ids.col = i
 	}
 	return nil
 }
@@ -104,7 +106,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 	var splits []split
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		sp := d.plan[i]
-		in, err := inputColumns(ctx, d.cfg.InputFS, sp, d.cfg.Mapping.CSV)
+		in, err := plan.InputColumns(ctx, d.cfg.InputFS, sp, d.cfg.Mapping.CSV)
 		if err != nil {
 			return nil, err
 		}

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/source"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/source/file"
 )
 
@@ -44,37 +42,10 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
-	plan, _ := d.st.Plan()
-	known := map[string]source.Split{} // path → a live (not dropped) split of it
-	dropped := d.st.Dropped()
-	for i, s := range plan.Splits {
-		if _, gone := slices.BinarySearch(dropped, i); !gone {
-			known[s.Path] = s
-		}
-	}
-	var fresh []source.Split
-	seen := map[string]bool{}
-	var changed []checkpoint.FileChange
-	for _, f := range planned {
-		seen[f.Path] = true
-		old, ok := known[f.Path]
-		if !ok {
-			cut, err := cutFile(ctx, d.cfg.InputFS, f, d.splitRows(), d.cfg.Mapping.CSV)
-			if err != nil {
-				return false, err
-			}
-			fresh = append(fresh, cut...)
-			continue
-		}
-		if old.ModTimeUnixNano != 0 && (old.Size != f.Size || old.ModTimeUnixNano != f.ModTimeUnixNano) {
-			changed = append(changed, checkpoint.FileChange{Path: f.Path, Change: "changed",
-				Detail: fmt.Sprintf("size %d→%d, mod time %d→%d", old.Size, f.Size, old.ModTimeUnixNano, f.ModTimeUnixNano)})
-		}
-	}
-	for _, p := range slices.Sorted(maps.Keys(known)) {
-		if !seen[p] {
-			changed = append(changed, checkpoint.FileChange{Path: p, Change: "gone"})
-		}
+	pr, _ := d.st.Plan()
+	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr.Splits, d.st.Dropped(), d.splitRows(), d.cfg.Mapping.CSV)
+	if err != nil {
+		return false, err
 	}
 	for _, c := range changed {
 		d.cfg.Logger.Warn("input file already loaded by this job is "+c.Change+"; it is not loaded again (forget the job "+
@@ -84,7 +55,7 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if len(fresh) == 0 {
 		return false, nil
 	}
-	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(plan.Splits),
+	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(pr.Splits),
 		Splits: fresh, FirstWindow: d.st.NextWindow(), Changed: changed, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteGeneration(ctx, g); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
@@ -136,7 +107,7 @@ func (d *driver) completeGeneration(ctx context.Context) error {
 	default:
 		return fmt.Errorf("%w: generation %d of job %s names plan revision %d, the store has %d", checkpoint.ErrCorrupt, g.Generation, d.cfg.Name, g.Revision, have)
 	}
-	plan, _ := d.st.Plan()
-	d.plan = plan.Splits
+	pr, _ := d.st.Plan()
+	d.plan = pr.Splits
 	return nil
 }

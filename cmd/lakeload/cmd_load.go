@@ -16,6 +16,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/metrics"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/spf13/cobra"
@@ -234,7 +235,7 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
 					fmt.Fprintf(out, "compactions committed by this run: %d\n", res.Compactions)
 				}
 				if res.RowsQuarantined > 0 {
-					fmt.Fprintf(out, "rows quarantined by this run: %d (see %s; 'lakeload status' lists the files)\n", res.RowsQuarantined, job.QuarantineDir(store))
+					fmt.Fprintf(out, "rows quarantined by this run: %d (see %s; 'lakeload status' lists the files)\n", res.RowsQuarantined, task.QuarantineDir(store))
 				}
 			}
 			for _, c := range res.Changed {

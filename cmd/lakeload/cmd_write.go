@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/write"
 	"github.com/lakeload/lakeload/source"
@@ -77,7 +78,7 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 				return err
 			}
 			live.phase.set(writePhaseFlushing)
-			msgs, err := w.PrepareWith(ctx, job.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
+			msgs, err := w.PrepareWith(ctx, task.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
 			if err != nil {
 				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err
@@ -114,14 +115,14 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 }
 
 // writeSplits writes every batch of splits in order (the sequence numbers of a serial read), while
-// job.ReadInOrder decodes up to GOMAXPROCS splits ahead on other cores; live counts the rows batch by
+// task.ReadInOrder decodes up to GOMAXPROCS splits ahead on other cores; live counts the rows batch by
 // batch and each split once the writer has passed it (the progress display).
 func writeSplits(ctx context.Context, w *write.Writer, fs anyFS, splits []source.Split, schema schemaT, opts source.MappingOptions, live *writeLive) error {
 	open := func(ctx context.Context, sp source.Split) (source.Reader, error) {
 		return file.Open(ctx, fs, sp, schema, opts)
 	}
 	next := 0 // splits[:next] are done
-	err := job.ReadInOrder(ctx, runtime.GOMAXPROCS(0), 2, splits, open, func(b *source.Batch) error {
+	err := task.ReadInOrder(ctx, runtime.GOMAXPROCS(0), 2, splits, open, func(b *source.Batch) error {
 		for next < len(splits) && splits[next] != b.Split {
 			live.fileDone(splits[next])
 			next++

@@ -61,8 +61,13 @@ func orcError(path string, err error) error {
 	return fmt.Errorf("file %s: %w", path, err)
 }
 
-// orcRows is the row count in an ORC file's footer (for planning: a split's rows must be exact,
-// since an ORC file can hold many more rows than bytes).
+// ORCRows is the row count in the footer of the ORC file at path: a planned ORC split's RowCount,
+// which must be exact, since an ORC file can hold many more rows than bytes (a split's span of
+// sequence numbers is its row count).
+func ORCRows(ctx context.Context, fs fileio.FileIO, path string, lim source.Limits) (int64, error) {
+	return orcRows(ctx, fs, path, lim)
+}
+
 func orcRows(ctx context.Context, fs fileio.FileIO, path string, lim source.Limits) (int64, error) {
 	f, err := fs.Open(ctx, path)
 	if err != nil {

@@ -1,4 +1,4 @@
-package job
+package plan
 
 import (
 	"context"
@@ -14,18 +14,18 @@ import (
 	"github.com/lakeload/lakeload/source/file"
 )
 
-// planInput lists the job's splits: every matching file, cut into splits of about splitRows rows
+// Input lists the job's splits: every matching file, cut into splits of about splitRows rows
 // (Parquet at row-group boundaries, text files at record boundaries) so that windows can end
 // inside a large file. m's limits apply to planning (non-regular inputs, Parquet footers) as
 // file.PlanWith says; CSV files are cut in m's dialect.
-func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, m source.MappingOptions) ([]source.Split, error) {
+func Input(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, m source.MappingOptions) ([]source.Split, error) {
 	files, err := file.PlanWith(ctx, fs, glob, format, m.Limits)
 	if err != nil {
 		return nil, err
 	}
 	var out []source.Split
 	for _, f := range files {
-		cut, err := cutFile(ctx, fs, f, splitRows, m.CSV)
+		cut, err := CutFile(ctx, fs, f, splitRows, m.CSV)
 		if err != nil {
 			return nil, err
 		}
@@ -34,17 +34,24 @@ func planInput(ctx context.Context, fs fileio.FileIO, glob, format string, split
 	return out, nil
 }
 
-// cutFile returns the splits of one planned file: for Parquet runs of row groups of about splitRows
-// rows; an ORC file whole; for CSV (in dialect csv) and JSON Lines byte ranges of about splitRows rows
-// (file.CutTextWith), or the whole file when it is compressed or small.
-func cutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64, csv source.CSVDialect) ([]source.Split, error) {
-	if f.Format == source.FormatORC {
-		return []source.Split{f}, nil // one split per file, its rows exact from the footer
+// CutFile returns the splits of one planned file: for Parquet runs of row groups of about splitRows
+// rows; an ORC file whole; for CSV (in dialect csv) and JSON Lines byte ranges of about splitRows
+// rows (file.CutTextWith), or the whole file when it is compressed or small.
+func CutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64, csv source.CSVDialect) ([]source.Split, error) {
+	if f.Format == source.FormatORC { // one split per file, its rows exact from the footer
+		if f.RowCount < 0 { // a re-planned file (Revise): count its rows as the first plan did
+			n, err := file.ORCRows(ctx, fs, f.Path, source.Limits{})
+			if err != nil {
+				return nil, &source.InputError{Err: err}
+			}
+			f.RowCount = n
+		}
+		return []source.Split{f}, nil
 	}
 	if f.Format != source.FormatParquet {
 		splits, err := file.CutTextWith(ctx, fs, f, splitRows, csv)
 		if err != nil {
-			return nil, &InputError{Err: err}
+			return nil, &source.InputError{Err: err}
 		}
 		return splits, nil
 	}
@@ -79,7 +86,7 @@ func rowGroups(ctx context.Context, fs fileio.FileIO, s source.Split) ([]int64, 
 	defer f.Close()
 	rd, err := parquet.OpenReader(f, f.Size())
 	if err != nil {
-		return nil, &InputError{Err: fmt.Errorf("input file %s: %w", s.Path, err)}
+		return nil, &source.InputError{Err: fmt.Errorf("input file %s: %w", s.Path, err)}
 	}
 	md := rd.File().MetaData()
 	out := make([]int64, md.NumRowGroups())
@@ -89,10 +96,10 @@ func rowGroups(ctx context.Context, fs fileio.FileIO, s source.Split) ([]int64, 
 	return out, nil
 }
 
-// span is the number of sequence numbers reserved for a split: its rows when known (Parquet, ORC,
+// Span is the number of sequence numbers reserved for a split: its rows when known (Parquet, ORC,
 // and the byte ranges of a cut text file), else its byte size (an upper bound on its rows: every row
 // takes at least one byte).
-func span(s source.Split) int64 {
+func Span(s source.Split) int64 {
 	if s.RowCount >= 0 {
 		return s.RowCount
 	}
@@ -116,15 +123,15 @@ func bytesOf(s source.Split) int64 {
 	return s.Size
 }
 
-// fingerprint identifies the input of a job: every split's path, size, modification time and range.
-func fingerprint(splits []source.Split) string {
+// Fingerprint identifies the input of a job: every split's path, size, modification time and range.
+func Fingerprint(splits []source.Split) string {
 	b, _ := json.Marshal(splits)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
 
-// checkFingerprints verifies that the files of the given splits are unchanged since planning.
-func checkFingerprints(ctx context.Context, fs fileio.FileIO, plan []source.Split, idx []int) error {
+// CheckFingerprints verifies that the files of the given splits are unchanged since planning.
+func CheckFingerprints(ctx context.Context, fs fileio.FileIO, plan []source.Split, idx []int) error {
 	if fs == nil {
 		return nil // a custom Source: its splits carry no file fingerprint
 	}
@@ -137,31 +144,15 @@ func checkFingerprints(ctx context.Context, fs fileio.FileIO, plan []source.Spli
 		checked[s.Path] = true
 		info, err := fs.Stat(ctx, s.Path)
 		if errors.Is(err, fileio.ErrNotExist) {
-			return &InputError{Err: fmt.Errorf("input file %s of this job is gone (%v): restore it, or forget the job and start a new one", s.Path, err)}
+			return &source.InputError{Err: fmt.Errorf("input file %s of this job is gone (%v): restore it, or forget the job and start a new one", s.Path, err)}
 		}
 		if err != nil {
 			// Not a verdict on the file (an interrupted run, an I/O error): keep the cause visible.
 			return fmt.Errorf("check input file %s: %w", s.Path, err)
 		}
 		if err := s.CheckFingerprint(info); err != nil {
-			return &InputError{Err: err}
+			return &source.InputError{Err: err}
 		}
 	}
 	return nil
-}
-
-// csvOptions are the result options of a CSV dialect: each part that differs from RFC 4180 with a
-// header (absent otherwise, so jobs created before the dialect options still resume).
-func csvOptions(d source.CSVDialect) map[string]string {
-	o := map[string]string{}
-	if d.Delim() != ',' {
-		o["csv-delimiter"] = string(d.Delim())
-	}
-	if d.QuoteChar() != '"' {
-		o["csv-quote"] = string(d.QuoteChar())
-	}
-	if d.NoHeader {
-		o["csv-header"] = "false"
-	}
-	return o
 }
