@@ -3,7 +3,6 @@ package job
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -15,18 +14,6 @@ const (
 	BadRowsFail       = "fail"       // a bad row stops the load (the default)
 	BadRowsQuarantine = "quarantine" // a bad row is left out and listed in the quarantine file
 )
-
-func (c *Config) checkBadRows() error {
-	switch c.BadRows {
-	case "", BadRowsFail:
-		c.BadRows = BadRowsFail
-	case BadRowsQuarantine:
-		c.Mapping.SkipBadRows = true
-	default:
-		return fmt.Errorf("job: bad-rows %q: use %s or %s", c.BadRows, BadRowsFail, BadRowsQuarantine)
-	}
-	return nil
-}
 
 // voidAfterInputError takes a freshly assigned window out of the job when its first attempt failed
 // on bad input, so the user can fix the input and run the same command again: the window's splits

@@ -48,12 +48,8 @@ const (
 
 // checkCompaction validates Config.Compaction against the table ("" becomes CompactionAuto).
 func (c *Config) checkCompaction() error {
-	switch c.Compaction {
-	case "":
+	if c.Compaction == "" { // Spec.Validate checked the value
 		c.Compaction = CompactionAuto
-	case CompactionAuto, CompactionOff:
-	default:
-		return fmt.Errorf("job: compaction %q is not supported: use %q (the default) or %q", c.Compaction, CompactionAuto, CompactionOff)
 	}
 	why := hiddenLevel0(c.Table)
 	if why == "" {

@@ -27,7 +27,7 @@ func TestCSVDialectLoadsInWindows(t *testing.T) {
 	glob := fx.WriteInputs(t, loadtest.TempDir(t))
 	e := newLoadEnv(t, fx, glob)
 	cfg := e.config(2000)
-	cfg.Mapping.CSV = source.CSVDialect{Delimiter: ';'}
+	cfg.CSV = source.CSVDialect{Delimiter: ';'}
 	out := e.crashThenResume(t, cfg, []crashAt{{PointTaskWritten, 2}}, []bool{false})
 	if out.happened != 1 {
 		t.Fatal("the crash did not happen")
@@ -48,7 +48,7 @@ func TestCSVDialectLoadsInWindows(t *testing.T) {
 	}
 	for _, d := range []source.CSVDialect{{}, {Delimiter: ';', Quote: '\''}, {Delimiter: ';', NoHeader: true}} {
 		other := cfg
-		other.Mapping.CSV = d
+		other.CSV = d
 		_, err := Run(context.Background(), other)
 		if !errors.Is(err, checkpoint.ErrJobChanged) || !strings.Contains(err.Error(), "option csv-") {
 			t.Errorf("rerun with dialect %+v: %v, want a refusal naming the csv option (ErrJobChanged)", d, err)

@@ -21,16 +21,13 @@ const EvolveAddColumns = "add-columns"
 
 // checkEvolveMode validates Config.EvolveSchema.
 func (c *Config) checkEvolveMode() error {
-	switch c.EvolveSchema {
-	case "":
-		return nil
-	case EvolveAddColumns:
-		if _, ok := c.Source.(file.Source); !ok {
-			return fmt.Errorf("job: schema evolution %q reads input columns from files: it needs the file source, not a custom Source", c.EvolveSchema)
-		}
+	if c.EvolveSchema == "" { // Spec.Validate checked the value
 		return nil
 	}
-	return fmt.Errorf("job: schema evolution %q is not supported: use %q or leave it off", c.EvolveSchema, EvolveAddColumns)
+	if _, ok := c.Source.(file.Source); !ok {
+		return fmt.Errorf("job: schema evolution %q reads input columns from files: it needs the file source, not a custom Source", c.EvolveSchema)
+	}
+	return nil
 }
 
 // evolve adds, before window w's tasks run, the input columns of its splits that the table lacks as
@@ -93,7 +90,7 @@ func (d *driver) adoptSchema(s *spec.TableSchema) error {
 // newColumns returns the columns to add for window w, in input order of first appearance, after
 // checking that every split of the window maps onto the schema with them added.
 func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catalog.NewColumn, error) {
-	m, err := source.NewMatcher(d.t.Schema.Fields, d.cfg.Mapping)
+	m, err := source.NewMatcher(d.t.Schema.Fields, d.cfg.mapping)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +103,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 	var splits []split
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		sp := d.plan[i]
-		in, err := plan.InputColumns(ctx, d.cfg.InputFS, sp, d.cfg.Mapping.CSV)
+		in, err := plan.InputColumns(ctx, d.cfg.InputFS, sp, d.cfg.CSV)
 		if err != nil {
 			return nil, err
 		}
@@ -143,9 +140,9 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 		var err error
 		switch s.cols.Format {
 		case source.FormatParquet:
-			_, err = source.NewArrowMapping(s.sp.Path, s.cols.Arrow, next.Fields, d.cfg.Mapping, nil)
+			_, err = source.NewArrowMapping(s.sp.Path, s.cols.Arrow, next.Fields, d.cfg.mapping, nil)
 		case source.FormatCSV, source.FormatORC: // ORC types are checked when the split is opened
-			_, err = source.MapColumns(s.sp.Path, s.cols.Names(), next.Fields, d.cfg.Mapping)
+			_, err = source.MapColumns(s.sp.Path, s.cols.Names(), next.Fields, d.cfg.mapping)
 		}
 		if err != nil {
 			return nil, &InputError{Err: err}

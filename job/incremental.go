@@ -8,7 +8,6 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job/plan"
-	"github.com/lakeload/lakeload/source/file"
 )
 
 // Incremental loads (docs/protocol.md, "Incremental generations"): a finished job run with
@@ -38,12 +37,12 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if d.cfg.Splits != nil || d.cfg.InputFS == nil {
 		return false, fmt.Errorf("job %s: --incremental plans the input glob; it does not apply to pre-planned splits (Config.Splits)", d.cfg.Name)
 	}
-	planned, err := file.PlanWith(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.cfg.Mapping.Limits)
+	planned, err := plan.PlanFiles(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.cfg.Limits)
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
 	pr, _ := d.st.Plan()
-	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr.Splits, d.st.Dropped(), d.splitRows(), d.cfg.Mapping.CSV)
+	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr.Splits, d.st.Dropped(), d.splitRows(), d.cfg.CSV)
 	if err != nil {
 		return false, err
 	}

@@ -3,7 +3,6 @@ package job
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job/task"
@@ -59,21 +58,3 @@ func (d appendMode) endWindow(ctx context.Context, ws checkpoint.WindowState, a 
 func (appendMode) prepareTasks([]task.Input) {}
 
 func (appendMode) commitsWindows() bool { return true }
-
-// checkModes validates Overwrite and Incremental.
-func (c *Config) checkModes() error {
-	switch c.Overwrite {
-	case "", checkpoint.OverwritePartitions, checkpoint.OverwriteTable:
-	default:
-		return fmt.Errorf("job %s: overwrite mode %q: use %q (replace the partitions the input touches) or %q (replace the whole table)",
-			c.Name, c.Overwrite, checkpoint.OverwritePartitions, checkpoint.OverwriteTable)
-	}
-	if c.Overwrite != "" && c.Incremental {
-		return fmt.Errorf("job %s: --overwrite and --incremental cannot be combined: an overwrite replaces data once; load later files with a new overwrite job", c.Name)
-	}
-	if c.Overwrite != "" && len(c.RecomputeWindows) > 0 {
-		return fmt.Errorf("job %s: --recompute-window does not apply to an overwrite job (its windows are committed together); "+
-			"forget the job and run the overwrite again", c.Name)
-	}
-	return nil
-}

@@ -109,7 +109,7 @@ func (e *owEnv) setModel(t testing.TB, fx loadtest.Fixture, newRows []string) {
 
 func (e *owEnv) owConfig() Config {
 	c := e.config(30) // a window per input file
-	c.Name, c.From, c.Overwrite = "ow-"+e.fx.Name, e.newGlob, e.mode
+	c.Name, c.From, c.Overwrite = "ow-"+e.fx.Name, []string{e.newGlob}, e.mode
 	return c
 }
 

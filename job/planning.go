@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/source"
 )
@@ -27,9 +28,15 @@ func (d *driver) dryRun(ctx context.Context) (*plan.DryRunReport, error) {
 			return nil, err
 		}
 	}
-	return plan.DryRun(ctx, d.plan, d.cfg.Source, d.t.Schema, d.cfg.Mapping, d.cfg.CommitRows)
+	return plan.DryRun(ctx, d.plan, d.cfg.Source, d.t.Schema, d.cfg.mapping, d.cfg.CommitRows)
 }
 
 // EstimatedRows is the split's row count: exact for Parquet and cut text files, estimated for
 // other text splits from their size (plan.EstimatedRows).
 func EstimatedRows(s source.Split) int64 { return plan.EstimatedRows(s) }
+
+// PlanFiles lists the input files of in, one split per file, as a job plans them before cutting
+// (plan.PlanFiles: each pattern of in.From in turn; a file matched twice is planned once).
+func PlanFiles(ctx context.Context, fs fileio.FileIO, in Input) ([]source.Split, error) {
+	return plan.PlanFiles(ctx, fs, in.From, in.Format, in.Limits)
+}

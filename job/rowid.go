@@ -73,7 +73,7 @@ func (d *driver) checkWindowIDs(ctx context.Context, w int64, splits []int) erro
 	published := d.publishedIDs(w)
 	field := d.t.Schema.Fields[d.ids.col]
 	proj := &spec.TableSchema{Fields: []spec.DataField{field}}
-	opts := d.cfg.Mapping
+	opts := d.cfg.mapping
 	opts.OpColumn, opts.IgnoreExtra = "", true // the op column and the other columns are not read
 	seen := map[string]string{}
 	for _, i := range d.st.InInputOrder(splits) {

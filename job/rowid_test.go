@@ -267,7 +267,7 @@ func TestRowIDColumnMustBeAnIntegerOrStringColumn(t *testing.T) {
 		}
 	}
 	store := checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store")
-	_, err := Run(context.Background(), Config{Name: "j", Table: tbl, Store: store, InputFS: local.New(), From: wh + "/none-*", IDColumn: "score"})
+	_, err := Run(context.Background(), Config{Spec: Spec{Name: "j", Input: Input{From: []string{wh + "/none-*"}}, IDColumn: "score"}, Table: tbl, Store: store, InputFS: local.New()})
 	if err == nil || !strings.Contains(err.Error(), `id column "score"`) {
 		t.Fatalf("run with a DOUBLE id column: %v", err)
 	}
@@ -287,7 +287,7 @@ func TestRowIDTaskSkipsPublishedIDs(t *testing.T) {
 	dir := loadtest.TempDir(t)
 	glob := fx.WriteInputs(t, dir)
 	e := newLoadEnv(t, fx, glob)
-	splits, err := plan.Input(context.Background(), local.New(), glob, "", 1024, source.MappingOptions{})
+	splits, err := plan.Input(context.Background(), local.New(), []string{glob}, "", 1024, source.MappingOptions{})
 	if err != nil || len(splits) != 2 {
 		t.Fatalf("plan: %d splits, %v", len(splits), err)
 	}

@@ -79,9 +79,6 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
 	}
-	if err := cfg.checkModes(); err != nil {
-		return Result{}, err
-	}
 	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(),
 		seq: sequences{tableMax: -1, tableMaxAt: -1}, ids: rowIDs{col: -1}}
 	d.mode = newMode(d)
@@ -267,6 +264,9 @@ func (d *driver) open(ctx context.Context) error {
 	if hasJob {
 		// The plan is fixed when the job is created; its files are checked one by one below.
 		run.InputFingerprint = job.InputFingerprint
+		if _, ok := job.Options["time-zone"]; !ok && run.Options["time-zone"] == time.UTC.String() {
+			delete(run.Options, "time-zone") // a library job created without a zone (nil read as UTC)
+		}
 		if err := job.Compatible(run); err != nil {
 			return err
 		}
@@ -319,9 +319,9 @@ func (d *driver) open(ctx context.Context) error {
 
 // resultOptions are the options that change what a job writes; a resumed run must use the same.
 func (d *driver) resultOptions() map[string]string {
-	m := d.cfg.Mapping
+	m := d.cfg.mapping
 	o := map[string]string{"format": d.cfg.Format, "op-column": m.OpColumn,
-		"ignore-extra-columns": strconv.FormatBool(m.IgnoreExtra), "from": d.cfg.From}
+		"ignore-extra-columns": strconv.FormatBool(m.IgnoreExtra), "from": d.cfg.fromOption()}
 	if d.cfg.IDColumn != "" {
 		o["id-column"] = d.cfg.IDColumn // absent when off, so jobs created before row-id mode still resume
 	}
@@ -637,7 +637,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	if d.cfg.Splits != nil {
 		return d.cfg.Splits, nil
 	}
-	splits, err := plan.Input(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Mapping)
+	splits, err := plan.Input(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.mapping)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
@@ -657,11 +657,15 @@ func (d *driver) splitRows() int64 {
 // unless takeover), releases the job's snapshot pin and records the job as aborted. Windows already
 // committed stay in the table; a later Run of the job refuses to continue.
 func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name string, takeover bool) error {
-	d := &driver{cfg: Config{Name: name, Table: t, Store: store, Takeover: takeover}, t: t, store: store}
+	d := &driver{cfg: Config{Spec: Spec{Name: name, Takeover: takeover}, Table: t, Store: store}, t: t, store: store}
 	d.mode = newMode(d)
-	if err := d.cfg.defaults(); err != nil {
-		return err
+	if err := CheckName(name); err != nil {
+		return specError{fmt.Errorf("--job: %w", err)}
 	}
+	if t == nil || store == nil {
+		return fmt.Errorf("job: table and checkpoint store are required")
+	}
+	d.cfg.fill()
 	// Taking the lease creates the store: look for the job first, so aborting an unknown job creates nothing.
 	if st, err := store.Load(ctx); err != nil {
 		return err

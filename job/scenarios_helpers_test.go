@@ -25,7 +25,6 @@ import (
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
-	"github.com/lakeload/lakeload/source"
 )
 
 // errScCrash is what a scenario hook returns: the process "dies" at that point.
@@ -66,9 +65,13 @@ func (e *scEnv) table() *table.Table { return e.fx.Open(e.t, e.wh, local.New()) 
 
 // cfg is the job's Config: the same every run (resume = run again).
 func (e *scEnv) cfg(commitRows int64, parallelism int, hook func(string, int64) error) job.Config {
-	return job.Config{Name: "sc-" + e.fx.Name, Table: e.table(), InputFS: local.New(), From: e.glob, Store: e.store,
-		Mapping: source.MappingOptions{OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: parallelism, Hook: hook,
-		SplitTasks: true} // the scenarios are phrased in terms of write tasks with results of their own
+	return job.Config{
+		Spec:    job.Spec{Name: "sc-" + e.fx.Name, Input: job.Input{From: []string{e.glob}, OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: parallelism, SplitTasks: true},
+		Table:   e.table(),
+		InputFS: local.New(),
+		Store:   e.store,
+		Hook:    hook,
+	} // the scenarios are phrased in terms of write tasks with results of their own
 }
 
 // mustCrash runs cfg and requires it to fail with errScCrash.

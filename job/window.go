@@ -82,7 +82,7 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []task.Input {
 
 // runAndStore runs one task and stores its result; only a stored result counts.
 func (d *driver) runAndStore(ctx context.Context, in task.Input) (int64, error) {
-	out, err := task.Write(ctx, task.Writing{Source: d.cfg.Source, Table: d.t, Mapping: d.cfg.Mapping, Transform: d.cfg.Transform,
+	out, err := task.Write(ctx, task.Writing{Source: d.cfg.Source, Table: d.t, Mapping: d.cfg.mapping, Transform: d.cfg.Transform,
 		IDs: d.ids.filter, Metrics: d.cfg.Metrics, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks}, in)
 	if err != nil {
 		return 0, err

@@ -11,12 +11,12 @@ import (
 // the same dialect, so a cut is never inside a quoted field. A result-changing job option: a job
 // keeps the dialect it was created with.
 type CSVDialect struct {
-	Delimiter byte // between fields; 0 = ','
-	Quote     byte // around quoted fields, doubled inside them; 0 = '"'
+	Delimiter byte `json:"delimiter,omitempty"` // between fields; 0 = ','
+	Quote     byte `json:"quote,omitempty"`     // around quoted fields, doubled inside them; 0 = '"'
 	// NoHeader says the file has no header row: field i of every record is the table's i-th
 	// column (in schema order), followed by the op column when MappingOptions.OpColumn is set, and a
 	// record must have exactly that many fields.
-	NoHeader bool
+	NoHeader bool `json:"noHeader,omitempty"`
 }
 
 // Delim is the field delimiter (',' by default).

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lakeload/lakeload/job/temporal"
 )
 
 // TestLoadCSVDialectFlags (issue 15, finding 4): --csv-delimiter (incl. tab), --csv-quote and
@@ -69,36 +66,6 @@ func TestLoadDirectoryInput(t *testing.T) {
 	writeFile(t, in, "d1/notes.txt", "hello")
 	fails(t, exitInput, []string{"d1/notes.txt", "cannot tell its format", "--format"},
 		cmdArgs([]string{"load"}, tbl(wh, "s.t", "--from", in+"/**", "--job", "star"))...)
-}
-
-// TestJobRefCarriesCSVDialect: the Temporal JobRef carries the CSV dialect, so the driver's
-// segments and the workers (which register no input flags) parse CSV as the submitting command
-// cut it; an absent dialect is RFC 4180 with a header.
-func TestJobRefCarriesCSVDialect(t *testing.T) {
-	for _, in := range []inputFlags{
-		{from: "/in/x.csv", registered: true, csvDelimiter: ";", csvQuote: "'", csvHeader: false},
-		{from: "/in/x.csv", registered: true, csvDelimiter: "tab", csvQuote: `"`, csvHeader: true},
-		{from: "/in/x.csv", registered: true, csvDelimiter: ",", csvQuote: `"`, csvHeader: true},
-	} {
-		want, err := in.mapping()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := jobRef(&jobFlags{name: "j"}, &in, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal(ref)
-		var back temporal.JobRef
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatal(err)
-		}
-		w := refInput(back)
-		got, err := w.mapping()
-		if err != nil || got.CSV.Delim() != want.CSV.Delim() || got.CSV.QuoteChar() != want.CSV.QuoteChar() || got.CSV.NoHeader != want.CSV.NoHeader {
-			t.Errorf("flags %+v: the worker reads %+v (%v), the driver %+v", in, got.CSV, err, want.CSV)
-		}
-	}
 }
 
 // TestLoadORCInput (issue 15, finding 4): an ORC file written by pyarrow loads by its extension

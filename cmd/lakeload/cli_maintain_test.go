@@ -11,6 +11,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/maintain"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -86,7 +87,7 @@ func TestCleanOrphansKeepsWindowBeingRecovered(t *testing.T) {
 	if _, errs, code := runChild(t, []string{"LAKELOAD_CRASH_AT=before-commit:2"}, loadArgs(wh, fx, glob, "j")...); code != -1 {
 		t.Fatalf("crashing load: exit %d, stderr %s", code, errs)
 	}
-	store := jobStorePath(catalog.New(local.New(), wh), fx.Ident(), "j")
+	store := job.StorePath(catalog.New(local.New(), wh), fx.Ident(), "j")
 	window2 := storedFiles(t, tb, store, 2)
 	orphans := []string{filepath.Join(tb.Path, "bucket-0", "data-orphan-0.parquet"), filepath.Join(tb.Path, "manifest", "manifest-orphan-0")}
 	for _, p := range orphans {

@@ -19,7 +19,7 @@ import (
 func newWriteCommand() *cobra.Command {
 	var (
 		tf tableFlags
-		in inputFlags
+		in job.Input
 		lf logFlags
 	)
 	c := &cobra.Command{
@@ -48,7 +48,10 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 			if err != nil {
 				return err
 			}
-			opts, err := in.mapping()
+			if err := in.Validate(); err != nil {
+				return err
+			}
+			opts, err := in.MappingOptions()
 			if err != nil {
 				return err
 			}
@@ -56,11 +59,11 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 			if err != nil {
 				return err
 			}
-			inFS, err := in.fileIO()
+			inFS, err := in.OpenFS()
 			if err != nil {
 				return err
 			}
-			splits, err := file.PlanWith(ctx, inFS, in.from, in.format, opts.Limits)
+			splits, err := job.PlanFiles(ctx, inFS, in)
 			if err != nil {
 				return inputError{err}
 			}
@@ -109,7 +112,7 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 		},
 	}
 	tf.register(c)
-	in.register(c)
+	bindInput(c.Flags(), &in)
 	lf.register(c)
 	return c
 }

@@ -16,10 +16,11 @@ import (
 
 // Input lists the job's splits: every matching file, cut into splits of about splitRows rows
 // (Parquet at row-group boundaries, text files at record boundaries) so that windows can end
-// inside a large file. m's limits apply to planning (non-regular inputs, Parquet footers) as
-// file.PlanWith says; CSV files are cut in m's dialect.
-func Input(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows int64, m source.MappingOptions) ([]source.Split, error) {
-	files, err := file.PlanWith(ctx, fs, glob, format, m.Limits)
+// inside a large file. Each pattern of from is planned in turn (PlanFiles); m's limits apply to
+// planning (non-regular inputs, Parquet footers) as file.PlanWith says; CSV files are cut in m's
+// dialect.
+func Input(ctx context.Context, fs fileio.FileIO, from []string, format string, splitRows int64, m source.MappingOptions) ([]source.Split, error) {
+	files, err := PlanFiles(ctx, fs, from, format, m.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -30,6 +31,31 @@ func Input(ctx context.Context, fs fileio.FileIO, glob, format string, splitRows
 			return nil, err
 		}
 		out = append(out, cut...)
+	}
+	return out, nil
+}
+
+// PlanFiles lists the input files of the patterns from, one split per file (file.PlanWith of each
+// pattern in turn, concatenated in that order). A file matched by more than one pattern is planned
+// once, where it is first matched: it is loaded once, and a job's plan does not depend on how its
+// patterns overlap. Every pattern must match at least one file.
+func PlanFiles(ctx context.Context, fs fileio.FileIO, from []string, format string, lim source.Limits) ([]source.Split, error) {
+	if len(from) == 1 {
+		return file.PlanWith(ctx, fs, from[0], format, lim)
+	}
+	var out []source.Split
+	seen := map[string]bool{}
+	for _, p := range from {
+		files, err := file.PlanWith(ctx, fs, p, format, lim)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if !seen[f.Path] {
+				seen[f.Path] = true
+				out = append(out, f)
+			}
+		}
 	}
 	return out, nil
 }
