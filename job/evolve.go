@@ -103,7 +103,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 	var splits []split
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		sp := d.plan[i]
-		in, err := plan.InputColumns(ctx, d.cfg.InputFS, sp)
+		in, err := plan.InputColumns(ctx, d.cfg.InputFS, sp, d.cfg.CSV)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +141,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 		switch s.cols.Format {
 		case source.FormatParquet:
 			_, err = source.NewArrowMapping(s.sp.Path, s.cols.Arrow, next.Fields, d.cfg.mapping, nil)
-		case source.FormatCSV:
+		case source.FormatCSV, source.FormatORC: // ORC types are checked when the split is opened
 			_, err = source.MapColumns(s.sp.Path, s.cols.Names(), next.Fields, d.cfg.mapping)
 		}
 		if err != nil {

@@ -42,7 +42,7 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
 	pr, _ := d.st.Plan()
-	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr.Splits, d.st.Dropped(), d.splitRows())
+	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr.Splits, d.st.Dropped(), d.splitRows(), d.cfg.CSV)
 	if err != nil {
 		return false, err
 	}

@@ -18,7 +18,7 @@ func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
 	if d.cfg.InputFS == nil {
 		return false, nil // a custom Source: splits are not files and are never re-planned
 	}
-	rev, err := plan.Revise(ctx, d.cfg.InputFS, d.st, d.plan, candidates, d.splitRows(), d.cfg.Logger, d.cfg.Now())
+	rev, err := plan.Revise(ctx, d.cfg.InputFS, d.st, d.plan, candidates, d.splitRows(), d.cfg.CSV, d.cfg.Logger, d.cfg.Now())
 	if err != nil || rev.Reason == "" {
 		return false, err
 	}

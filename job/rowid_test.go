@@ -287,7 +287,7 @@ func TestRowIDTaskSkipsPublishedIDs(t *testing.T) {
 	dir := loadtest.TempDir(t)
 	glob := fx.WriteInputs(t, dir)
 	e := newLoadEnv(t, fx, glob)
-	splits, err := plan.Input(context.Background(), local.New(), []string{glob}, "", 1024, source.Limits{})
+	splits, err := plan.Input(context.Background(), local.New(), []string{glob}, "", 1024, source.MappingOptions{})
 	if err != nil || len(splits) != 2 {
 		t.Fatalf("plan: %d splits, %v", len(splits), err)
 	}

@@ -334,6 +334,9 @@ func (d *driver) resultOptions() map[string]string {
 	if d.cfg.BadRows == BadRowsQuarantine {
 		o["bad-rows"] = d.cfg.BadRows // absent when failing, so older jobs still resume
 	}
+	for k, v := range csvOptions(m.CSV) {
+		o[k] = v
+	}
 	return o
 }
 
@@ -634,7 +637,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	if d.cfg.Splits != nil {
 		return d.cfg.Splits, nil
 	}
-	splits, err := plan.Input(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Limits)
+	splits, err := plan.Input(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.mapping)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
@@ -725,4 +728,20 @@ func CheckIdle(ctx context.Context, store *checkpoint.Store, name string) error 
 		}
 	}
 	return nil
+}
+
+// csvOptions are the result options of a CSV dialect: each part that differs from RFC 4180 with a
+// header (absent otherwise, so jobs created before the dialect options still resume).
+func csvOptions(d source.CSVDialect) map[string]string {
+	o := map[string]string{}
+	if d.Delim() != ',' {
+		o["csv-delimiter"] = string(d.Delim())
+	}
+	if d.QuoteChar() != '"' {
+		o["csv-quote"] = string(d.QuoteChar())
+	}
+	if d.NoHeader {
+		o["csv-header"] = "false"
+	}
+	return o
 }

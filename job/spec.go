@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,20 +71,25 @@ type Spec struct {
 	DryRun           bool    `json:"dryRun,omitempty"`           // plan and check, write nothing
 }
 
-// Input says which files a job reads and how their columns map onto the table's. (Options of the
-// input formats — CSV dialect, directory inputs — belong here, beside Format.)
+// Input says which files a job reads, how they are written and how their columns map onto the
+// table's. Options of the input formats (the CSV dialect) belong here, beside Format.
 type Input struct {
-	// From lists the input files or globs. Each pattern is planned in turn and the files are
-	// concatenated in that order; a file matched by more than one pattern is planned once, where it
-	// is first matched (planFiles). Ignored when Config.Splits is set.
+	// From lists the input files, directories (every file under one) or globs (a `**` element
+	// matches any number of directories); file.PlanWith expands one pattern. Each pattern is planned
+	// in turn and the files are concatenated in that order; a file matched by more than one pattern
+	// is planned once, where it is first matched (plan.PlanFiles). Ignored when Config.Splits is set.
 	From        []string `json:"from,omitempty"`
-	Format      string   `json:"format,omitempty"`      // parquet, csv, jsonl or "" (by extension)
+	Format      string   `json:"format,omitempty"`      // parquet, orc, csv, jsonl or "" (by each file's extension)
 	OpColumn    string   `json:"opColumn,omitempty"`    // input column holding row kinds (+I, -U, +U, -D); "" = all +I
 	IgnoreExtra bool     `json:"ignoreExtra,omitempty"` // drop input columns the table does not have
 	TimeZone    string   `json:"timeZone,omitempty"`    // IANA zone of TIMESTAMP_LTZ text without an offset ("" = UTC)
 	// Limits bound what one hostile record or file can make a reader hold; zero fields take their
 	// defaults. The Parquet decode budget of a worker is its own memory limit's.
 	Limits source.Limits `json:"limits,omitzero"`
+	// CSV is the dialect of CSV input (--csv-delimiter, --csv-quote, --csv-header); the zero value
+	// is RFC 4180 with a header. The planner cuts CSV files and every reader (a Temporal worker's
+	// too) parses them in it. A result option, recorded only when not the default.
+	CSV source.CSVDialect `json:"csv,omitzero"`
 }
 
 // ErrInvalidSpec is wrapped by the errors of Spec.Validate: an option of the job is wrong or two
@@ -167,9 +173,13 @@ func (in Input) validate(needFrom bool) error {
 		}
 	}
 	switch in.Format {
-	case "", source.FormatParquet, source.FormatCSV, source.FormatJSONL:
+	case "", source.FormatParquet, source.FormatORC, source.FormatCSV, source.FormatJSONL:
 	default:
-		return invalid("--format %q: use parquet, csv or jsonl", in.Format)
+		return invalid("--format %q: use parquet, orc, csv or jsonl", in.Format)
+	}
+	if err := in.CSV.Check(); err != nil {
+		return invalid("--csv-delimiter %s, --csv-quote %s: %w",
+			strconv.QuoteRune(rune(in.CSV.Delim())), strconv.QuoteRune(rune(in.CSV.QuoteChar())), err)
 	}
 	if _, err := in.location(); err != nil {
 		return err
@@ -198,7 +208,7 @@ func (in Input) MappingOptions() (source.MappingOptions, error) {
 	if err != nil {
 		return source.MappingOptions{}, err
 	}
-	return source.MappingOptions{OpColumn: in.OpColumn, IgnoreExtra: in.IgnoreExtra, TimeZone: loc, Limits: in.Limits}, nil
+	return source.MappingOptions{OpColumn: in.OpColumn, IgnoreExtra: in.IgnoreExtra, TimeZone: loc, Limits: in.Limits, CSV: in.CSV}, nil
 }
 
 // MappingOptions returns the column-mapping options of the job's input, bad rows included.

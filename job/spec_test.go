@@ -33,7 +33,11 @@ func TestSpecValidateNamesFlags(t *testing.T) {
 		{"--job: invalid job name", func(s *Spec) { s.Name = "a/b" }},
 		{"--from is required", func(s *Spec) { s.From = nil }},
 		{`--from ""`, func(s *Spec) { s.From = []string{"in/*.csv", ""} }},
-		{`--format "xml"`, func(s *Spec) { s.Format = "xml" }},
+		{`--format "xml": use parquet, orc, csv or jsonl`, func(s *Spec) { s.Format = "xml" }},
+		{`--csv-delimiter '\n', --csv-quote '"': CSV delimiter '\n'`, func(s *Spec) { s.CSV.Delimiter = '\n' }},
+		{`--csv-delimiter 'é'`, func(s *Spec) { s.CSV.Delimiter = 0xe9 }},
+		{`--csv-quote '\x01'`, func(s *Spec) { s.CSV.Quote = 1 }},
+		{"CSV delimiter and quote are both ';'", func(s *Spec) { s.CSV.Delimiter, s.CSV.Quote = ';', ';' }},
 		{`--time-zone "Mars/Base"`, func(s *Spec) { s.TimeZone = "Mars/Base" }},
 		{"--max-json-depth -1", func(s *Spec) { s.Limits.MaxJSONDepth = -1 }},
 		{"--max-record-bytes -1", func(s *Spec) { s.Limits.MaxRecordBytes = -1 }},
@@ -60,7 +64,8 @@ func TestSpecValidateNamesFlags(t *testing.T) {
 func TestSpecJSON(t *testing.T) {
 	s := Spec{Name: "j", Catalog: "filesystem", Warehouse: "s3://b/wh", TableName: "db.t", Checkpoint: "s3://b/ck",
 		Input: Input{From: []string{"s3://b/in/*.csv", "s3://b/more/*.csv"}, Format: "csv", OpColumn: "op", IgnoreExtra: true,
-			TimeZone: "Europe/Paris", Limits: source.Limits{MaxJSONDepth: 3, MaxRecordBytes: 99, AllowNonRegular: true}},
+			TimeZone: "Europe/Paris", Limits: source.Limits{MaxJSONDepth: 3, MaxRecordBytes: 99, AllowNonRegular: true},
+			CSV: source.CSVDialect{Delimiter: ';', Quote: '\'', NoHeader: true}},
 		IDColumn: "id", Overwrite: "", Incremental: true, BadRows: BadRowsQuarantine, CommitRows: 5, CommitEvery: time.Minute,
 		Parallelism: 3, SplitTasks: true, Compaction: CompactionOff, EvolveSchema: EvolveAddColumns, RecomputeWindows: []int64{2},
 		Takeover: true, DryRun: true}
@@ -75,7 +80,7 @@ func TestSpecJSON(t *testing.T) {
 	if !reflect.DeepEqual(back, s) {
 		t.Fatalf("round trip\n%+v\nwant\n%+v", back, s)
 	}
-	for _, k := range []string{`"job":"j"`, `"table":"db.t"`, `"from":["s3://b/in/*.csv"`, `"opColumn":"op"`, `"parallelism":3`} {
+	for _, k := range []string{`"job":"j"`, `"table":"db.t"`, `"from":["s3://b/in/*.csv"`, `"opColumn":"op"`, `"parallelism":3`, `"csv":{"delimiter":59,"quote":39,"noHeader":true}`} {
 		if !strings.Contains(string(b), k) {
 			t.Errorf("JSON %s lacks %s", b, k)
 		}
@@ -125,6 +130,12 @@ func TestResultOptionsAsBefore(t *testing.T) {
 				"id-column": "id", "overwrite": "table", "bad-rows": "quarantine"}},
 		{Spec{Name: "j", Input: Input{From: []string{"a/*.csv", "b/*.csv"}}},
 			map[string]string{"format": "", "op-column": "", "ignore-extra-columns": "false", "from": `["a/*.csv","b/*.csv"]`, "time-zone": "UTC"}},
+		// The CSV dialect: each part recorded only when not the default (jobs from before it resume).
+		{Spec{Name: "j", Input: Input{From: []string{"in/*.csv"}, CSV: source.CSVDialect{Delimiter: ',', Quote: '"'}}},
+			map[string]string{"format": "", "op-column": "", "ignore-extra-columns": "false", "from": "in/*.csv", "time-zone": "UTC"}},
+		{Spec{Name: "j", Input: Input{From: []string{"in/*.csv"}, CSV: source.CSVDialect{Delimiter: '\t', Quote: '\'', NoHeader: true}}},
+			map[string]string{"format": "", "op-column": "", "ignore-extra-columns": "false", "from": "in/*.csv", "time-zone": "UTC",
+				"csv-delimiter": "\t", "csv-quote": "'", "csv-header": "false"}},
 	} {
 		cfg := Config{Spec: c.spec, Table: loadtest.Append(1, 1, 1).Create(t, t.TempDir()), Store: checkpoint.NewStore(local.New(), t.TempDir())}
 		if err := cfg.defaults(); err != nil {

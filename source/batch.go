@@ -25,6 +25,9 @@ type MappingOptions struct {
 	// Limits bound what one hostile record or file can make a reader hold (nesting depth, record
 	// size, Parquet decode budget and footer size); zero fields take their defaults.
 	Limits Limits
+	// CSV is the dialect of CSV input (delimiter, quote, header row); the zero value is RFC 4180
+	// with a header.
+	CSV CSVDialect
 }
 
 // Location returns TimeZone, or UTC when it is nil.

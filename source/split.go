@@ -39,6 +39,7 @@ const (
 	FormatParquet = "parquet"
 	FormatCSV     = "csv"
 	FormatJSONL   = "jsonl"
+	FormatORC     = "orc"
 )
 
 // String names the split in messages: its path, plus the row range when it is not the whole file.

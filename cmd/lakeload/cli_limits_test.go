@@ -184,6 +184,19 @@ func hostileCases() []badCase {
 			want: []string{"file {in}/in.parquet", "declares 1000001 columns", "more than the limit of 100000"}, rows: rows},
 		{name: "non-regular input (a symlink to /dev/zero)", setup: devZero, fix: replaced("in.jsonl", goodJSONL), from: "in.jsonl", code: exitInput,
 			want: []string{"{in}/in.jsonl", "not a regular file", "character device", "--allow-non-regular-input"}, rows: rows},
+		{name: "directory input holding a symlink to a directory (here: a loop)", setup: linkedDir, fix: replaced("d/loop", func(*testing.T, string) {}),
+			from: "d", code: exitInput, want: []string{"{in}/d/loop", "symbolic link to a directory", "--from"}, rows: rows},
+	}
+}
+
+// linkedDir writes d/in.jsonl and d/loop, a link to d itself: walking d must not follow it.
+func linkedDir(t *testing.T, dir string) {
+	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	goodJSONL(t, filepath.Join(dir, "d"))
+	if err := os.Symlink(filepath.Join(dir, "d"), filepath.Join(dir, "d", "loop")); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -91,4 +92,45 @@ func TestS3Warehouse(t *testing.T) {
 
 	fails(t, exitInput, []string{"s3://lakeload-test/in/*.avro", "matches no files"},
 		cmdArgs([]string{"load"}, tbl(srv.URI("wh"), "shop.orders", "--from", srv.URI("in", "*.avro"), "--job", "x"))...)
+
+	// A prefix as a directory, and ** (issue 15, finding 4): the same files nested under deep/, with
+	// Spark-style hidden markers beside them, load to the same table; the whole in/ prefix holds
+	// README.md, whose format no extension tells.
+	fails(t, exitInput, []string{"s3://lakeload-test/in/README.md", "cannot tell its format", "--format"},
+		cmdArgs([]string{"load"}, tbl(srv.URI("wh"), "shop.orders", "--from", srv.URI("in")+"/", "--job", "dir"))...)
+	put := func(key string, data []byte) {
+		if _, err := srv.Client().PutObject(context.Background(), &s3.PutObjectInput{Bucket: &srv.Bucket, Key: aws.String(key), Body: bytes.NewReader(data)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(sample, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strings.HasPrefix(e.Name(), "orders-1."):
+			put("deep/day=1/"+e.Name(), data)
+		case strings.HasPrefix(e.Name(), "orders-2."):
+			put("deep/day=2/part/"+e.Name(), data)
+		}
+	}
+	put("deep/_SUCCESS", nil)
+	put("deep/day=1/.orders-1.crc", []byte("junk"))
+	put("deep/_temporary/0/orders-9.csv", []byte("junk"))
+	for i, from := range []string{srv.URI("deep"), srv.URI("deep") + "/**/orders-*"} {
+		wh := t.TempDir()
+		ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "shop.orders",
+			"--column", "id BIGINT NOT NULL", "--column", "customer STRING", "--column", "amount DECIMAL(12, 2)",
+			"--column", "status STRING", "--column", "ts TIMESTAMP(3)", "--column", "dt STRING NOT NULL",
+			"--primary-key", "dt,id", "--partition-key", "dt", "--option", "bucket=2"))...)
+		ok(t, cmdArgs([]string{"load"}, tbl(wh, "shop.orders", "--from", from, "--job", "deep", "--commit-rows", "1000"))...)
+		ok(t, cmdArgs([]string{"load"}, tbl(wh, "shop.orders", "--from", sample+"/orders-changes.csv", "--op-column", "op", "--job", "changes"))...)
+		out := lines(ok(t, cmdArgs([]string{"scan"}, tbl(wh, "shop.orders", "--output", "jsonl"))...))
+		sort.Strings(out)
+		sameLines(t, fmt.Sprintf("scan of the load from %s (case %d) vs local input", from, i), local, out)
+	}
 }

@@ -38,11 +38,12 @@ func TestSpecReachesTheWorker(t *testing.T) {
 	spec := parseLoad(t, cmdArgs(nil, tbl(wh, "db.t", "--job", "j", "--from", wh+"/*.csv", "--from", wh+"/more/*.csv",
 		"--format", "csv", "--op-column", "op", "--ignore-extra-columns", "--time-zone", "Europe/Paris",
 		"--max-json-depth", "9", "--max-record-bytes", "1234", "--allow-non-regular-input",
-		"--id-column", "id", "--bad-rows", "quarantine", "--commit-rows", "7", "--commit-every", "1m", "--parallelism", "3",
+		"--csv-delimiter", "tab", "--csv-quote", "'", "--csv-header=false", "--id-column", "id", "--bad-rows", "quarantine", "--commit-rows", "7", "--commit-every", "1m", "--parallelism", "3",
 		"--compaction", "off", "--incremental", "--evolve-schema", "add-columns", "--recompute-window", "4", "--takeover"))...)
 	want := job.Spec{Name: "j", Catalog: "filesystem", Warehouse: wh, TableName: "db.t",
 		Input: job.Input{From: []string{wh + "/*.csv", wh + "/more/*.csv"}, Format: "csv", OpColumn: "op", IgnoreExtra: true,
-			TimeZone: "Europe/Paris", Limits: source.Limits{MaxJSONDepth: 9, MaxRecordBytes: 1234, AllowNonRegular: true}},
+			TimeZone: "Europe/Paris", Limits: source.Limits{MaxJSONDepth: 9, MaxRecordBytes: 1234, AllowNonRegular: true},
+			CSV: source.CSVDialect{Delimiter: '\t', Quote: '\'', NoHeader: true}},
 		IDColumn: "id", BadRows: job.BadRowsQuarantine, CommitRows: 7, CommitEvery: time.Minute, Parallelism: 3,
 		Compaction: job.CompactionOff, Incremental: true, EvolveSchema: job.EvolveAddColumns, RecomputeWindows: []int64{4}, Takeover: true}
 	if !reflect.DeepEqual(spec, want) {
@@ -70,6 +71,9 @@ func TestSpecReachesTheWorker(t *testing.T) {
 	if !reflect.DeepEqual(got.Spec, abs) {
 		t.Fatalf("worker config spec\n%+v\nwant\n%+v", got.Spec, abs)
 	}
+	if got.CSV != want.CSV {
+		t.Fatalf("worker config CSV dialect %+v, want %+v", got.CSV, want.CSV)
+	}
 	if got.Table == nil || got.Store == nil || got.InputFS == nil || got.SeqReservations == "" {
 		t.Fatalf("worker config opened table %v, store %v, input %v, reservations %q", got.Table, got.Store, got.InputFS, got.SeqReservations)
 	}
@@ -88,6 +92,29 @@ func TestLoadDefaultsInSpec(t *testing.T) {
 	}
 	if abs, err := spec.Absolute(); err != nil || !filepath.IsAbs(abs.Warehouse) || !filepath.IsAbs(abs.From[0]) {
 		t.Fatalf("absolute spec %+v, %v", abs, err)
+	}
+}
+
+// TestCSVFlagsInSpec: the --csv-* flags set the Spec's CSV dialect; a flag given its default value
+// leaves the dialect zero, as a Spec without the flag has it (the job record and the worker see one
+// dialect however it was spelled).
+func TestCSVFlagsInSpec(t *testing.T) {
+	base := []string{"--warehouse", "wh", "--table", "db.t", "--job", "j", "--from", "in/*.csv"}
+	for _, c := range []struct {
+		args []string
+		want source.CSVDialect
+	}{
+		{nil, source.CSVDialect{}},
+		{[]string{"--csv-delimiter", ",", "--csv-quote", `"`, "--csv-header"}, source.CSVDialect{}},
+		{[]string{"--csv-header=true"}, source.CSVDialect{}},
+		{[]string{"--csv-delimiter", ";", "--csv-header=false"}, source.CSVDialect{Delimiter: ';', NoHeader: true}},
+		{[]string{"--csv-delimiter", "\t", "--csv-quote", "'"}, source.CSVDialect{Delimiter: '\t', Quote: '\''}},
+		{[]string{"--csv-delimiter", "TAB"}, source.CSVDialect{Delimiter: '\t'}},
+		{[]string{"--csv-delimiter", "\t"}, source.CSVDialect{Delimiter: '\t'}},
+	} {
+		if got := parseLoad(t, append(base, c.args...)...).CSV; got != c.want {
+			t.Errorf("%q: dialect %+v, want %+v", c.args, got, c.want)
+		}
 	}
 }
 

@@ -37,6 +37,8 @@ type Fixture struct {
 	Options   map[string]string
 	OpColumn  string // input column carrying row kinds ("" = every row is an insert)
 	Files     []File // in load order (sorted by name)
+	// CSVDelimiter separates the fields of the CSV files written (0 = ','); quotes are '"'.
+	CSVDelimiter rune
 }
 
 // Rows returns the number of input rows over all files.

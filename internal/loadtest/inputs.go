@@ -39,7 +39,7 @@ func (f Fixture) WriteFile(t testing.TB, path string, fl File) {
 	case "parquet":
 		err = f.writeParquet(path, cols, fl.Rows)
 	case "csv":
-		err = writeCSV(path, cols, fl.Rows)
+		err = writeCSV(path, cols, fl.Rows, f.CSVDelimiter)
 	case "jsonl":
 		err = writeJSONL(path, cols, fl.Rows)
 	default:
@@ -74,12 +74,15 @@ func cell(c inputColumn, r Row) any {
 	return r.Values[c.field]
 }
 
-func writeCSV(path string, cols []inputColumn, rows []Row) error {
+func writeCSV(path string, cols []inputColumn, rows []Row, delim rune) error {
 	fh, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := csv.NewWriter(fh)
+	if delim != 0 {
+		w.Comma = delim
+	}
 	rec := make([]string, len(cols))
 	for i, c := range cols {
 		rec[i] = c.name

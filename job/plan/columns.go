@@ -9,10 +9,10 @@ import (
 )
 
 // InputColumns reads the columns of split sp and the type each would get as a new column (see
-// file.ReadColumns; schema evolution, job/evolve.go). Errors about the input are *source.InputError;
+// file.ReadColumnsWith, CSV in dialect csv; schema evolution, job/evolve.go). Errors about the input are *source.InputError;
 // a cancelled ctx is returned as is.
-func InputColumns(ctx context.Context, fs fileio.FileIO, sp source.Split) (*file.InputColumns, error) {
-	c, err := file.ReadColumns(ctx, fs, sp)
+func InputColumns(ctx context.Context, fs fileio.FileIO, sp source.Split, csv source.CSVDialect) (*file.InputColumns, error) {
+	c, err := file.ReadColumnsWith(ctx, fs, sp, csv)
 	if err != nil && ctx.Err() == nil {
 		return nil, &source.InputError{Err: err}
 	}

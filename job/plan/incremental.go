@@ -13,10 +13,10 @@ import (
 
 // Diff is the file diff of an incremental generation: of files (the input glob planned now by
 // file.PlanWith), it returns those that no live split of the job's plan (planned, less the indexes
-// in dropped, sorted) names, cut into splits of about splitRows rows; and the planned files that
+// in dropped, sorted) names, cut into splits of about splitRows rows (CSV in dialect csv); and the planned files that
 // changed (size or modification time) or are gone, the gone ones sorted by path. It writes nothing.
 func Diff(ctx context.Context, fs fileio.FileIO, files, planned []source.Split, dropped []int,
-	splitRows int64) (fresh []source.Split, changed []checkpoint.FileChange, err error) {
+	splitRows int64, csv source.CSVDialect) (fresh []source.Split, changed []checkpoint.FileChange, err error) {
 	known := map[string]source.Split{} // path → a live (not dropped) split of it
 	for i, s := range planned {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
@@ -28,7 +28,7 @@ func Diff(ctx context.Context, fs fileio.FileIO, files, planned []source.Split, 
 		seen[f.Path] = true
 		old, ok := known[f.Path]
 		if !ok {
-			cut, err := CutFile(ctx, fs, f, splitRows)
+			cut, err := CutFile(ctx, fs, f, splitRows, csv)
 			if err != nil {
 				return nil, nil, err
 			}

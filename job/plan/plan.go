@@ -16,16 +16,17 @@ import (
 
 // Input lists the job's splits: every matching file, cut into splits of about splitRows rows
 // (Parquet at row-group boundaries, text files at record boundaries) so that windows can end
-// inside a large file. Each pattern of from is planned in turn (PlanFiles); lim applies to
-// planning (non-regular inputs, Parquet footers) as file.PlanWith says.
-func Input(ctx context.Context, fs fileio.FileIO, from []string, format string, splitRows int64, lim source.Limits) ([]source.Split, error) {
-	files, err := PlanFiles(ctx, fs, from, format, lim)
+// inside a large file. Each pattern of from is planned in turn (PlanFiles); m's limits apply to
+// planning (non-regular inputs, Parquet footers) as file.PlanWith says; CSV files are cut in m's
+// dialect.
+func Input(ctx context.Context, fs fileio.FileIO, from []string, format string, splitRows int64, m source.MappingOptions) ([]source.Split, error) {
+	files, err := PlanFiles(ctx, fs, from, format, m.Limits)
 	if err != nil {
 		return nil, err
 	}
 	var out []source.Split
 	for _, f := range files {
-		cut, err := CutFile(ctx, fs, f, splitRows)
+		cut, err := CutFile(ctx, fs, f, splitRows, m.CSV)
 		if err != nil {
 			return nil, err
 		}
@@ -60,11 +61,21 @@ func PlanFiles(ctx context.Context, fs fileio.FileIO, from []string, format stri
 }
 
 // CutFile returns the splits of one planned file: for Parquet runs of row groups of about splitRows
-// rows; for CSV and JSON Lines byte ranges of about splitRows rows (file.CutText), or the whole
-// file when it is compressed or small.
-func CutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64) ([]source.Split, error) {
+// rows; an ORC file whole; for CSV (in dialect csv) and JSON Lines byte ranges of about splitRows
+// rows (file.CutTextWith), or the whole file when it is compressed or small.
+func CutFile(ctx context.Context, fs fileio.FileIO, f source.Split, splitRows int64, csv source.CSVDialect) ([]source.Split, error) {
+	if f.Format == source.FormatORC { // one split per file, its rows exact from the footer
+		if f.RowCount < 0 { // a re-planned file (Revise): count its rows as the first plan did
+			n, err := file.ORCRows(ctx, fs, f.Path, source.Limits{})
+			if err != nil {
+				return nil, &source.InputError{Err: err}
+			}
+			f.RowCount = n
+		}
+		return []source.Split{f}, nil
+	}
 	if f.Format != source.FormatParquet {
-		splits, err := file.CutText(ctx, fs, f, splitRows)
+		splits, err := file.CutTextWith(ctx, fs, f, splitRows, csv)
 		if err != nil {
 			return nil, &source.InputError{Err: err}
 		}
@@ -111,8 +122,8 @@ func rowGroups(ctx context.Context, fs fileio.FileIO, s source.Split) ([]int64, 
 	return out, nil
 }
 
-// Span is the number of sequence numbers reserved for a split: its rows when known (Parquet, and
-// the byte ranges of a cut text file), else its byte size (an upper bound on its rows: every row
+// Span is the number of sequence numbers reserved for a split: its rows when known (Parquet, ORC,
+// and the byte ranges of a cut text file), else its byte size (an upper bound on its rows: every row
 // takes at least one byte).
 func Span(s source.Split) int64 {
 	if s.RowCount >= 0 {
@@ -121,7 +132,7 @@ func Span(s source.Split) int64 {
 	return max(bytesOf(s), 1)
 }
 
-// EstimatedRows is the split's row count: exact for Parquet and cut text files, estimated for
+// EstimatedRows is the split's row count: exact for Parquet, ORC and cut text files, estimated for
 // other text splits from their size (64 bytes a row).
 func EstimatedRows(s source.Split) int64 {
 	if s.RowCount >= 0 {

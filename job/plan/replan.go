@@ -18,10 +18,10 @@ import (
 // (splits, the live plan of st). A file that changed or vanished while any of its splits is
 // assigned is an input error naming it. A file none of whose splits is assigned is re-planned: the
 // returned revision drops its splits and, unless it vanished, puts its new splits (of about
-// splitRows rows) in the place of its first one in the input order. A revision with no Reason means
+// splitRows rows; CSV cut in dialect csv) in the place of its first one in the input order. A revision with no Reason means
 // every file is unchanged. Revise writes nothing; the caller records the revision.
 func Revise(ctx context.Context, fs fileio.FileIO, st checkpoint.State, splits []source.Split, candidates []int, splitRows int64,
-	log *slog.Logger, now time.Time) (checkpoint.PlanRevision, error) {
+	csv source.CSVDialect, log *slog.Logger, now time.Time) (checkpoint.PlanRevision, error) {
 	remaining := map[int]bool{}
 	for _, i := range st.Remaining() {
 		remaining[i] = true
@@ -65,7 +65,7 @@ func Revise(ctx context.Context, fs fileio.FileIO, st checkpoint.State, splits [
 			reasons = append(reasons, "vanished "+path)
 			continue
 		}
-		fresh, err := planFile(ctx, fs, splits[c], info, splitRows)
+		fresh, err := planFile(ctx, fs, splits[c], info, splitRows, csv)
 		if err != nil {
 			return checkpoint.PlanRevision{}, err
 		}
@@ -86,7 +86,7 @@ func Revise(ctx context.Context, fs fileio.FileIO, st checkpoint.State, splits [
 }
 
 // planFile plans the current content of a re-planned file, described by info, like the first plan.
-func planFile(ctx context.Context, fs fileio.FileIO, old source.Split, info fileio.FileInfo, splitRows int64) ([]source.Split, error) {
+func planFile(ctx context.Context, fs fileio.FileIO, old source.Split, info fileio.FileInfo, splitRows int64, csv source.CSVDialect) ([]source.Split, error) {
 	f := source.Split{Path: old.Path, Format: old.Format, Size: info.Size, ModTimeUnixNano: info.ModTime.UnixNano(), RowCount: -1}
-	return CutFile(ctx, fs, f, splitRows)
+	return CutFile(ctx, fs, f, splitRows, csv)
 }

@@ -31,7 +31,7 @@ type Column struct {
 
 // InputColumns is the column list of one split, in input order.
 type InputColumns struct {
-	Format  string // the split's format: source.FormatParquet, FormatCSV or FormatJSONL
+	Format  string // the split's format: source.FormatParquet, FormatORC, FormatCSV or FormatJSONL
 	Columns []Column
 	// Arrow is the file's Arrow schema (Parquet only), for source.NewArrowMapping.
 	Arrow *arrow.Schema
@@ -54,6 +54,16 @@ func (c *InputColumns) Names() []string {
 // spec.ErrCorrupt. JSON Lines rows that the reader would reject (malformed, not an object) are left
 // out here: the reader reports them with their line and value. Errors other than ctx's name the file.
 func ReadColumns(ctx context.Context, fs fileio.FileIO, split source.Split) (*InputColumns, error) {
+	return ReadColumnsWith(ctx, fs, split, source.CSVDialect{})
+}
+
+// ReadColumnsWith is ReadColumns reading CSV files in dialect d. A CSV file without a header
+// (d.NoHeader) names no columns of its own: that is an error.
+func ReadColumnsWith(ctx context.Context, fs fileio.FileIO, split source.Split, d source.CSVDialect) (*InputColumns, error) {
+	if split.Format == source.FormatCSV && d.NoHeader {
+		return nil, fmt.Errorf("file %s: a CSV file without a header row (--csv-header=false) names no columns, so no column can be added from it: "+
+			"load files with a header, or add the columns to the table first", split.Path)
+	}
 	info, err := fs.Stat(ctx, split.Path)
 	if err != nil {
 		return nil, fmt.Errorf("input file %s: %w", split.Path, err)
@@ -75,11 +85,17 @@ func ReadColumns(ctx context.Context, fs fileio.FileIO, split source.Split) (*In
 			return nil, err
 		}
 		defer in.close()
-		return csvColumns(split.Path, in.r)
+		return csvColumns(split.Path, in.r, d)
 	case source.FormatJSONL:
 		return jsonlColumns(ctx, split, f)
+	case source.FormatORC:
+		of, err := openORCFile(split.Path, f, source.Limits{})
+		if err != nil {
+			return nil, err
+		}
+		return orcColumns(of), nil
 	}
-	return nil, fmt.Errorf("split %s: unknown format %q: use parquet, csv or jsonl", split.Path, split.Format)
+	return nil, fmt.Errorf("split %s: unknown format %q: use parquet, orc, csv or jsonl", split.Path, split.Format)
 }
 
 // parquetArrowSchema returns the Arrow reader and schema of an open Parquet file.
@@ -115,8 +131,8 @@ func parquetColumns(path string, f fileio.File) (_ *InputColumns, err error) {
 
 // csvColumns reads the header through the CSV reader's own path (BOM, empty file, empty and
 // duplicate names): a source mapped onto no table columns, ignoring every input column.
-func csvColumns(path string, f io.Reader) (*InputColumns, error) {
-	s, err := newCSVSource(path, f, nil, source.MappingOptions{IgnoreExtra: true})
+func csvColumns(path string, f io.Reader, d source.CSVDialect) (*InputColumns, error) {
+	s, err := newCSVSource(path, f, nil, source.MappingOptions{IgnoreExtra: true, CSV: d})
 	if err != nil {
 		return nil, err
 	}

@@ -163,8 +163,10 @@ func TestReadColumnsFileProblems(t *testing.T) {
 	wantErr(t, err, p, "changed since it was planned")
 	_, err = readColumns(t, source.Split{Path: filepath.Join(dir, "gone.csv"), Format: source.FormatCSV, RowCount: -1})
 	wantErr(t, err, "input file "+filepath.Join(dir, "gone.csv"))
-	_, err = readColumns(t, source.Split{Path: p, Format: "orc", RowCount: -1})
-	wantErr(t, err, p, `unknown format "orc"`)
+	_, err = readColumns(t, source.Split{Path: p, Format: "avro", RowCount: -1})
+	wantErr(t, err, p, `unknown format "avro"`)
+	_, err = readColumns(t, source.Split{Path: p, Format: source.FormatORC, RowCount: -1})
+	wantErr(t, err, p, "not a readable ORC file")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ReadColumns(ctx, osFS{}, source.Split{Path: writeFile(t, dir, "c.jsonl", "{}\n"), Format: source.FormatJSONL, RowCount: -1}); !errors.Is(err, context.Canceled) {

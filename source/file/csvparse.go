@@ -18,16 +18,18 @@ type csvRecord struct {
 }
 
 // csvParser reads RFC 4180 records (delimiter ',', '"' quotes with "" escapes, CRLF or LF line
-// ends). Unlike encoding/csv it reports whether each field was quoted, and it never skips lines.
+// ends; another delimiter and quote character per source.CSVDialect). Unlike encoding/csv it reports whether each field was quoted, and it never skips lines.
 // A record whose fields take more than max bytes (their text plus source.ValueCost per field) is an
 // errCSVTooLarge: the parser stops storing it there, and skips its rest (without storing it) when
 // read is called again.
 type csvParser struct {
-	r    *bufio.Reader
-	line int64 // 1-based line of the next byte
-	buf  bytes.Buffer
-	max  int64 // the record budget
-	used int64 // budget used by the record being read
+	r     *bufio.Reader
+	delim byte  // between fields
+	quote byte  // around quoted fields
+	line  int64 // 1-based line of the next byte
+	buf   bytes.Buffer
+	max   int64 // the record budget
+	used  int64 // budget used by the record being read
 	// resume is where the record cut short by the budget stopped (csvDone: none); skip says its
 	// rest is being consumed without storing it.
 	resume csvState
@@ -45,8 +47,8 @@ const (
 )
 
 // newCSVParser reads a file from its first byte, skipping a UTF-8 byte order mark.
-func newCSVParser(r io.Reader, maxRecord int64) *csvParser {
-	p := newCSVParserAt(r, maxRecord, 1)
+func newCSVParser(r io.Reader, maxRecord int64, d source.CSVDialect) *csvParser {
+	p := newCSVParserAt(r, maxRecord, 1, d)
 	if b, err := p.r.Peek(3); err == nil && bytes.Equal(b, []byte{0xEF, 0xBB, 0xBF}) {
 		_, _ = p.r.Discard(3) // UTF-8 byte order mark
 	}
@@ -54,8 +56,8 @@ func newCSVParser(r io.Reader, maxRecord int64) *csvParser {
 }
 
 // newCSVParserAt reads records from a record boundary inside a file, on 1-based line line.
-func newCSVParserAt(r io.Reader, maxRecord int64, line int64) *csvParser {
-	return &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: line, max: maxRecord}
+func newCSVParserAt(r io.Reader, maxRecord int64, line int64, d source.CSVDialect) *csvParser {
+	return &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: line, max: maxRecord, delim: d.Delim(), quote: d.QuoteChar()}
 }
 
 // errCSV is a syntax error at a line.
@@ -132,7 +134,7 @@ func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 		var err error
 		if at != csvQuoted {
 			c, err = p.r.ReadByte()
-			quoted = at == csvFieldStart && err == nil && c == '"'
+			quoted = at == csvFieldStart && err == nil && c == p.quote
 		}
 		at = csvFieldStart
 		if quoted {
@@ -141,8 +143,8 @@ func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 			}
 			c, err = p.r.ReadByte()
 		} else {
-			for err == nil && c != ',' && c != '\n' {
-				if c == '"' {
+			for err == nil && c != p.delim && c != '\n' {
+				if c == p.quote {
 					return &errCSV{p.line, "a quote inside an unquoted field: quote the whole field and double inner quotes"}
 				}
 				if c == '\r' {
@@ -167,7 +169,7 @@ func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 		switch {
 		case err != nil: // EOF ends the last record
 			return nil
-		case c == ',':
+		case c == p.delim:
 			continue
 		case c == '\n':
 			p.line++
@@ -179,7 +181,7 @@ func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 				return nil
 			}
 		}
-		return &errCSV{p.line, fmt.Sprintf("unexpected %q after a closing quote: a quoted field must be followed by ',' or a line end", c)}
+		return &errCSV{p.line, fmt.Sprintf("unexpected %q after a closing quote: a quoted field must be followed by %q or a line end", c, p.delim)}
 	}
 }
 
@@ -194,17 +196,17 @@ func (p *csvParser) readQuoted() error {
 			}
 			return err
 		}
-		switch c {
-		case '"':
-			if next, _ := p.r.Peek(1); len(next) == 1 && next[0] == '"' {
+		if c == p.quote {
+			if next, _ := p.r.Peek(1); len(next) == 1 && next[0] == p.quote {
 				_, _ = p.r.ReadByte()
-				if err := p.put('"', csvQuoted); err != nil {
+				if err := p.put(p.quote, csvQuoted); err != nil {
 					return err
 				}
 				continue
 			}
 			return nil
-		case '\n':
+		}
+		if c == '\n' {
 			p.line++
 		}
 		if err := p.put(c, csvQuoted); err != nil {

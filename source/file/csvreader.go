@@ -23,35 +23,64 @@ type csvSource struct {
 	env    jsonEnv
 	json   jsonLimits
 	rec    csvRecord
+	// dialect is the file's CSV dialect (raw re-encodes records in it).
+	dialect source.CSVDialect
 	// tooLarge says the last record was cut short at the size limit (raw keeps its start only).
 	tooLarge bool
 }
 
 func newCSVSource(path string, r io.Reader, fields []spec.DataField, opts source.MappingOptions) (*csvSource, error) {
-	s := &csvSource{path: path, p: newCSVParser(r, opts.Limits.RecordBytes()), env: jsonEnv{loc: opts.Location(), ignoreExtra: opts.IgnoreExtra},
-		json: jsonLimitsOf(opts.Limits)}
-	var hdr csvRecord
-	if err := s.p.read(&hdr); err != nil {
-		if tl, ok := err.(*errCSVTooLarge); ok {
-			return nil, fmt.Errorf("file %s, line 1: the header is longer than %s: raise --max-record-bytes (MappingOptions.Limits.MaxRecordBytes) or check that the file is CSV", path, tl)
-		}
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("file %s: empty CSV file (0 bytes): expected a header row naming the columns; write the header (a header-only file loads no rows) or remove the file from the input", path)
-		}
-		return nil, fmt.Errorf("file %s: %w", path, err)
+	if err := opts.CSV.Check(); err != nil {
+		return nil, err
 	}
-	for i, name := range hdr.fields {
-		if name == "" {
-			return nil, fmt.Errorf("file %s, line 1: header field %d is empty: every column needs a name", path, i+1)
-		}
+	s := &csvSource{path: path, p: newCSVParser(r, opts.Limits.RecordBytes(), opts.CSV), env: jsonEnv{loc: opts.Location(), ignoreExtra: opts.IgnoreExtra},
+		json: jsonLimitsOf(opts.Limits), dialect: opts.CSV}
+	if opts.CSV.NoHeader {
+		s.header = positionalHeader(fields, opts.OpColumn)
+	} else if err := s.readHeader(); err != nil {
+		return nil, err
 	}
-	s.header = hdr.fields
 	cols, err := source.MapColumns(path, s.header, fields, opts)
 	if err != nil {
 		return nil, err
 	}
 	s.cols = cols
 	return s, nil
+}
+
+// positionalHeader names the fields of a CSV file without a header row: the table's columns in
+// schema order, then the op column when there is one (source.CSVDialect.NoHeader).
+func positionalHeader(fields []spec.DataField, opColumn string) []string {
+	names := make([]string, 0, len(fields)+1)
+	for _, f := range fields {
+		names = append(names, f.Name)
+	}
+	if opColumn != "" {
+		names = append(names, opColumn)
+	}
+	return names
+}
+
+// readHeader reads the first record as the column names.
+func (s *csvSource) readHeader() error {
+	path := s.path
+	var hdr csvRecord
+	if err := s.p.read(&hdr); err != nil {
+		if tl, ok := err.(*errCSVTooLarge); ok {
+			return fmt.Errorf("file %s, line 1: the header is longer than %s: raise --max-record-bytes (MappingOptions.Limits.MaxRecordBytes) or check that the file is CSV", path, tl)
+		}
+		if errors.Is(err, io.EOF) {
+			return fmt.Errorf("file %s: empty CSV file (0 bytes): expected a header row naming the columns; write the header (a header-only file loads no rows), remove the file from the input, or pass --csv-header=false if no file has a header", path)
+		}
+		return fmt.Errorf("file %s: %w", path, err)
+	}
+	for i, name := range hdr.fields {
+		if name == "" {
+			return fmt.Errorf("file %s, line 1: header field %d is empty: every column needs a name (pass --csv-header=false if the file has no header)", path, i+1)
+		}
+	}
+	s.header = hdr.fields
+	return nil
 }
 
 // next reads the next record and checks its width.
@@ -69,9 +98,14 @@ func (s *csvSource) next() error {
 		return fmt.Errorf("file %s, %w", s.path, err)
 	}
 	if len(s.rec.fields) != len(s.header) {
+		if s.dialect.NoHeader {
+			return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: "(row)", Value: source.Truncate(s.raw()),
+				Expected: fmt.Sprintf("one field per table column (the file has no header, --csv-header=false): the record has %d fields but the table has %d columns %s; fix the row (quote fields that contain %s)",
+					len(s.rec.fields), len(s.header), s.header, delimName(s.dialect.Delim()))}
+		}
 		return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: "(row)", Value: source.Truncate(s.raw()),
-			Expected: fmt.Sprintf("as many fields as the header: the record has %d fields but the header has %d; fix the row (quote fields that contain commas)",
-				len(s.rec.fields), len(s.header))}
+			Expected: fmt.Sprintf("as many fields as the header: the record has %d fields but the header has %d; fix the row (quote fields that contain %s)",
+				len(s.rec.fields), len(s.header), delimName(s.dialect.Delim()))}
 	}
 	return nil
 }
@@ -85,13 +119,14 @@ func (s *csvSource) raw() string {
 			break
 		}
 		if i > 0 {
-			b.WriteByte(',')
+			b.WriteByte(s.dialect.Delim())
 		}
 		if s.tooLarge && len(f) > maxRawBytes {
 			f = f[:maxRawBytes]
 		}
 		if s.rec.quoted[i] {
-			b.WriteString(`"` + strings.ReplaceAll(f, `"`, `""`) + `"`)
+			q := string(s.dialect.QuoteChar())
+			b.WriteString(q + strings.ReplaceAll(f, q, q+q) + q)
 		} else {
 			b.WriteString(f)
 		}
@@ -167,4 +202,15 @@ func (s *csvSource) appendCell(b array.Builder, t spec.DataType, v string, quote
 			Expected: expectedForm(t) + " written as JSON text", Err: err}
 	}
 	return wrap(appendJSON(s.env, b, t, doc, column))
+}
+
+// delimName names a delimiter in advice: "commas" for ',', else the character quoted.
+func delimName(d byte) string {
+	switch d {
+	case ',':
+		return "commas"
+	case '\t':
+		return "tabs"
+	}
+	return fmt.Sprintf("%q", d)
 }

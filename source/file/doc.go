@@ -1,5 +1,5 @@
-// Package file reads Parquet, CSV and JSON Lines input files as source.Readers, plans splits
-// from a glob, and reports a split's input columns with the type each would get as a new table
+// Package file reads Parquet, ORC, CSV and JSON Lines input files as source.Readers, plans splits
+// from a file, a directory or a glob (with "**"), and reports a split's input columns with the type each would get as a new table
 // column (ReadColumns, for schema evolution).
 //
 // Invariants:
@@ -20,4 +20,12 @@
 //     rows, row numbers, line numbers and errors are those of the same records read from the whole
 //     file. Compressed text (told by its magic bytes) is decompressed and never cut.
 //   - Planning and Open refuse local inputs that are not regular files unless Limits.AllowNonRegular.
+//   - A directory or "**" walk (expand.go) skips hidden names ('.' or '_' first) unless a pattern
+//     element names them, never follows a symbolic link to a directory (it is an error naming the
+//     link), and plans the files sorted by path.
+//   - A CSV file is read and cut in one source.CSVDialect: the cutter and the parser agree on the
+//     delimiter, the quote and the header, so a cut is always a record boundary of the reader.
+//   - An ORC file is decoded by codec/orcfile (this package never imports the Paimon readers) and
+//     mapped like Parquet; its split's row count is exact (from the footer), since an ORC file may
+//     hold more rows than bytes.
 package file

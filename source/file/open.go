@@ -53,6 +53,14 @@ func Open(ctx context.Context, fs fileio.FileIO, split source.Split, table *spec
 		}
 		return r, nil
 	}
+	if split.Format == source.FormatORC {
+		r, err := openORC(split, f, table.Fields, opts, mem)
+		if err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		return r, nil
+	}
 	src, closeStream, err := openTextSource(split, f, table.Fields, opts)
 	if err != nil {
 		_ = f.Close()

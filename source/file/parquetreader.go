@@ -284,39 +284,46 @@ func (r *parquetReader) read() bool {
 	return ok
 }
 
-// convert maps input rows starting at r.row to the table's shape. With skipBad, the first row that
-// fails row-level validation ends the batch and is reported in Rejected; the rows after it wait in
-// r.pending for the next call.
+// convert maps input rows starting at r.row to the table's shape (convertArrow); rows after a
+// rejected one wait in r.pending for the next call.
 func (r *parquetReader) convert(rec arrow.RecordBatch) (*source.Batch, error) {
-	out, kinds, err := r.m.Apply(rec, r.row)
-	if err == nil {
-		b := &source.Batch{Record: out, Kinds: kinds, Split: r.split, FirstRow: r.row}
-		r.row += out.NumRows()
-		return b, nil
-	}
-	rej, ok := source.RejectOf(err)
-	if !ok || !r.skipBad {
+	b, used, rest, err := convertArrow(r.m, r.split, r.skipBad, rec, r.row)
+	if err != nil {
 		r.err = err
 		return nil, err
 	}
-	bad := rej.Row - 1 - r.row // index of the rejected row within rec
+	r.pending = rest
+	r.row += used
+	return b, nil
+}
+
+// convertArrow maps the input rows of rec, the file's rows from row, to the table's shape with m.
+// With skipBad, the first row that fails row-level validation ends the batch and is reported in
+// Rejected; used counts the rows consumed (the rejected one included), and rest holds the rows after
+// it (nil when none), for the next call. Parquet and ORC readers share it.
+func convertArrow(m *source.ArrowMapping, split source.Split, skipBad bool, rec arrow.RecordBatch, row int64) (b *source.Batch, used int64, rest arrow.RecordBatch, err error) {
+	out, kinds, err := m.Apply(rec, row)
+	if err == nil {
+		return &source.Batch{Record: out, Kinds: kinds, Split: split, FirstRow: row}, out.NumRows(), nil, nil
+	}
+	rej, ok := source.RejectOf(err)
+	if !ok || !skipBad {
+		return nil, 0, nil, err
+	}
+	bad := rej.Row - 1 - row // index of the rejected row within rec
 	if bad < 0 || bad >= rec.NumRows() {
-		r.err = fmt.Errorf("file %s: internal error: rejected row %d outside rows %d..%d", r.split.Path, rej.Row, r.row+1, r.row+rec.NumRows())
-		return nil, r.err
+		return nil, 0, nil, fmt.Errorf("file %s: internal error: rejected row %d outside rows %d..%d", split.Path, rej.Row, row+1, row+rec.NumRows())
 	}
 	rej.Values = inputRowValues(rec, int(bad))
 	head := rec.NewSlice(0, bad)
 	defer head.Release()
-	if out, kinds, err = r.m.Apply(head, r.row); err != nil { // rows before the first bad one are fine
-		r.err = err
-		return nil, err
+	if out, kinds, err = m.Apply(head, row); err != nil { // rows before the first bad one are fine
+		return nil, 0, nil, err
 	}
 	if bad+1 < rec.NumRows() {
-		r.pending = rec.NewSlice(bad+1, rec.NumRows())
+		rest = rec.NewSlice(bad+1, rec.NumRows())
 	}
-	b := &source.Batch{Record: out, Kinds: kinds, Split: r.split, FirstRow: r.row, Rejected: []source.Rejected{rej}}
-	r.row += bad + 1
-	return b, nil
+	return &source.Batch{Record: out, Kinds: kinds, Split: split, FirstRow: row, Rejected: []source.Rejected{rej}}, bad + 1, rest, nil
 }
 
 // inputRowValues returns row i of rec as column name → JSON-marshalable value, for the quarantine.

@@ -58,8 +58,10 @@ func TestPlan(t *testing.T) {
 	wantErr(t, err, "nothing-*.csv", "matches no files")
 	_, err = Plan(ctx, osFS{}, filepath.Join(dir, "[a"), "")
 	wantErr(t, err, "[a")
+	_, err = Plan(ctx, osFS{}, pq, "avro")
+	wantErr(t, err, `"avro"`, "use parquet, orc, csv or jsonl")
 	_, err = Plan(ctx, osFS{}, pq, "orc")
-	wantErr(t, err, `"orc"`)
+	wantErr(t, err, "e.parquet", "not a readable ORC file")
 	_, err = Plan(ctx, osFS{}, filepath.Join(dir, "a.csv"), "parquet")
 	wantErr(t, err, "a.csv", "Parquet")
 }

@@ -34,6 +34,16 @@ var cutChunkBytes = 1 << 20
 // quote the RFC 4180 grammar does not allow (the reader reports it): the rest of the file is then
 // the last split, whose row count is unknown (-1).
 func CutText(ctx context.Context, fs fileio.FileIO, f source.Split, every int64) ([]source.Split, error) {
+	return CutTextWith(ctx, fs, f, every, source.CSVDialect{})
+}
+
+// CutTextWith is CutText for CSV files written in dialect d: quotes and delimiters are tracked with
+// d's characters, exactly as the reader parses them, and without a header row (d.NoHeader) the first
+// record is row 0.
+func CutTextWith(ctx context.Context, fs fileio.FileIO, f source.Split, every int64, d source.CSVDialect) ([]source.Split, error) {
+	if err := d.Check(); err != nil {
+		return nil, fmt.Errorf("split %s: %w", f.Path, err)
+	}
 	if f.Format != source.FormatCSV && f.Format != source.FormatJSONL {
 		return nil, fmt.Errorf("split %s: CutText cuts csv and jsonl files, not %q", f.Path, f.Format)
 	}
@@ -53,7 +63,10 @@ func CutText(ctx context.Context, fs fileio.FileIO, f source.Split, every int64)
 	}
 	var sc cutScanner = &jsonlCutScanner{every: every}
 	if f.Format == source.FormatCSV {
-		sc = &csvCutScanner{every: every}
+		sc = &csvCutScanner{every: every, delim: d.Delim(), quote: d.QuoteChar(), hdr: 1}
+		if d.NoHeader {
+			sc = &csvCutScanner{every: every, delim: d.Delim(), quote: d.QuoteChar()}
+		}
 	}
 	buf := make([]byte, cutChunkBytes)
 	var off int64
@@ -200,6 +213,9 @@ const (
 // csvParser reads them; the first record is the header.
 type csvCutScanner struct {
 	every   int64
+	delim   byte  // the field delimiter
+	quote   byte  // the quote character
+	hdr     int64 // header records: 1, or 0 for a file without a header
 	state   csvCutState
 	prev    byte  // the byte before the chunk (outside quotes: '\n' at a record start)
 	lines   int64 // line ends consumed so far
@@ -211,16 +227,16 @@ type csvCutScanner struct {
 	started bool
 }
 
-func (s *csvCutScanner) rows() int64   { return max(s.records-1, 0) }
+func (s *csvCutScanner) rows() int64   { return max(s.records-s.hdr, 0) }
 func (s *csvCutScanner) stopped() bool { return s.state == cutBad }
 
 // endRecord notes a record that ends before offset end (after its line end), on line end s.lines.
 func (s *csvCutScanner) endRecord(end int64) {
 	s.records++
 	s.recEnd = end
-	row := s.records - 1 // data rows ended
+	row := s.records - s.hdr // data rows ended
 	switch {
-	case row == 0:
+	case row == 0 && s.hdr == 1:
 		s.cuts = []textCut{{end, 0, s.lines + 1}} // the header ended: row 0 starts here
 		s.lastRow = 0
 	case row-s.lastRow >= s.every:
@@ -236,6 +252,9 @@ func (s *csvCutScanner) scan(chunk []byte, base int64) {
 		if bytes.HasPrefix(chunk, []byte{0xEF, 0xBB, 0xBF}) {
 			p = 3 // the parser skips a UTF-8 byte order mark
 		}
+		if s.hdr == 0 {
+			s.cuts = []textCut{{base + int64(p), 0, 1}} // no header: row 0 starts the file
+		}
 	}
 	start := p
 	nl, q := -1, -1 // cached positions of the next '\n' and '"' (outside quotes), -1: to find
@@ -250,7 +269,7 @@ func (s *csvCutScanner) scan(chunk []byte, base int64) {
 				}
 			}
 			if q < p {
-				if q = bytes.IndexByte(chunk[p:], '"'); q >= 0 {
+				if q = bytes.IndexByte(chunk[p:], s.quote); q >= 0 {
 					q += p
 				} else {
 					q = len(chunk)
@@ -262,7 +281,7 @@ func (s *csvCutScanner) scan(chunk []byte, base int64) {
 				if q > start {
 					prev = chunk[q-1]
 				}
-				if prev != ',' && prev != '\n' {
+				if prev != s.delim && prev != '\n' {
 					s.state = cutBad // a quote inside an unquoted field
 					break
 				}
@@ -275,7 +294,7 @@ func (s *csvCutScanner) scan(chunk []byte, base int64) {
 				p = len(chunk)
 			}
 		case cutQuoted:
-			i := bytes.IndexByte(chunk[p:], '"')
+			i := bytes.IndexByte(chunk[p:], s.quote)
 			if i < 0 {
 				s.lines += int64(bytes.Count(chunk[p:], []byte{'\n'}))
 				p = len(chunk)
@@ -287,20 +306,20 @@ func (s *csvCutScanner) scan(chunk []byte, base int64) {
 				s.state = cutQuote
 				break
 			}
-			if chunk[p] == '"' {
+			if chunk[p] == s.quote {
 				p++ // a doubled quote
 			} else {
 				s.state = cutAfterClose
 			}
 		case cutQuote:
-			if chunk[p] == '"' {
+			if chunk[p] == s.quote {
 				s.state, p = cutQuoted, p+1
 			} else {
 				s.state = cutAfterClose
 			}
 		case cutAfterClose:
 			switch chunk[p] {
-			case ',':
+			case s.delim:
 				s.state, p = cutOut, p+1
 			case '\n':
 				s.lines++
@@ -339,7 +358,7 @@ func (s *csvCutScanner) finish() ([]textCut, int64) {
 			s.records++ // the last record has no line end
 		}
 	}
-	total := max(s.records-1, 0)
+	total := max(s.records-s.hdr, 0)
 	cuts := s.cuts
 	if n := len(cuts); n > 1 && cuts[n-1].row == total {
 		cuts = cuts[:n-1]

@@ -56,7 +56,7 @@ func openTextSource(split source.Split, f fileio.File, fields []spec.DataField, 
 		if err != nil {
 			return nil, nil, err
 		}
-		hdr.p = newCSVParserAt(in.r, opts.Limits.RecordBytes(), in.line)
+		hdr.p = newCSVParserAt(in.r, opts.Limits.RecordBytes(), in.line, opts.CSV)
 		return hdr, in.close, nil
 	}
 	in, err := openTextStream(split, f)
@@ -74,7 +74,7 @@ func openTextSource(split source.Split, f fileio.File, fields []spec.DataField, 
 			src = js
 		}
 	default:
-		err = fmt.Errorf("split %s: unknown format %q: use parquet, csv or jsonl", split.Path, split.Format)
+		err = fmt.Errorf("split %s: unknown format %q: use parquet, orc, csv or jsonl", split.Path, split.Format)
 	}
 	if err != nil {
 		in.close()

@@ -1,6 +1,6 @@
 // Package orc reads Paimon data files in ORC format (Java's OrcFileFormat, 'file.format'='orc',
 // the default before Paimon 0.9) into Arrow record batches of lakeload's Arrow types, decoding with
-// the pure-Go ORC reader of paimon/spec/manifest/orcmeta (every RLE, DIRECT and DICTIONARY
+// the pure-Go ORC reader of codec/orcfile (every RLE, DIRECT and DICTIONARY
 // encoding, codecs NONE, ZLIB, SNAPPY, LZ4, ZSTD).
 //
 // Java's Paimon → ORC type mapping (OrcTypeUtil) read back: BOOLEAN boolean, TINYINT tinyint,
@@ -11,9 +11,9 @@
 //
 // Invariants:
 //   - Decoding never panics: a damaged file gives an error wrapping spec.ErrCorrupt; a well-formed
-//     file using an ORC feature orcmeta lacks (LZO, UNION, encryption) or a column whose ORC type
+//     file using an ORC feature orcfile lacks (LZO, UNION, encryption) or a column whose ORC type
 //     does not hold its Paimon type gives one wrapping datafile.ErrUnsupported.
 //   - A file is read into memory whole (at most MaxFileSize bytes, larger files are refused with
 //     datafile.ErrUnsupported) and decoded one stripe at a time; what a stripe's decoding may
-//     allocate is capped in proportion to the file's size (orcmeta's budget).
+//     allocate is capped in proportion to the file's size (orcfile's budget).
 package orc

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lakeload/lakeload/codec/orcfile"
 	"github.com/lakeload/lakeload/paimon/format/datafile"
 	"github.com/lakeload/lakeload/paimon/spec"
-	"github.com/lakeload/lakeload/paimon/spec/manifest/orcmeta"
 )
 
 // MaxFileSize is the largest ORC data file lakeload reads (the file is held in memory).
@@ -22,13 +22,16 @@ const maxMultisetElems = 1 << 24
 
 // Reader reads one ORC data file. It never closes the io.ReaderAt it was opened on.
 type Reader struct {
-	f *orcmeta.File
+	f *orcfile.File
 }
 
-// wrap classifies an orcmeta error: unsupported features become datafile.ErrUnsupported.
+// wrap classifies an orcfile error: unsupported features become datafile.ErrUnsupported.
 func wrap(err error) error {
-	if errors.Is(err, orcmeta.ErrUnsupported) {
+	if errors.Is(err, orcfile.ErrUnsupported) {
 		return fmt.Errorf("%w: orc: %w", datafile.ErrUnsupported, err)
+	}
+	if errors.Is(err, orcfile.ErrCorrupt) {
+		return fmt.Errorf("orc: %w: %w", spec.ErrCorrupt, err)
 	}
 	return fmt.Errorf("orc: %w", err)
 }
@@ -45,12 +48,12 @@ func OpenReader(r io.ReaderAt, fileSize int64) (*Reader, error) {
 	if _, err := r.ReadAt(data, 0); err != nil && !(errors.Is(err, io.EOF) && fileSize == 0) {
 		return nil, fmt.Errorf("orc: read: %w", err)
 	}
-	f, err := orcmeta.Open(data)
+	f, err := orcfile.Open(data)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	if f.Schema.Kind != orcmeta.Struct {
-		return nil, wrap(fmt.Errorf("%w: root type %s is not a struct", orcmeta.ErrUnsupported, f.Schema.Kind))
+	if f.Schema.Kind != orcfile.Struct {
+		return nil, wrap(fmt.Errorf("%w: root type %s is not a struct", orcfile.ErrUnsupported, f.Schema.Kind))
 	}
 	return &Reader{f: f}, nil
 }
@@ -62,7 +65,7 @@ func (r *Reader) NumRows() int64 { return int64(min(r.f.NumRows, 1<<62)) }
 // with), batchRows rows per batch.
 func (r *Reader) Read(ctx context.Context, cols []datafile.Column, batchRows int64) (*datafile.Iterator, error) {
 	names := make([]string, len(cols))
-	types := make([]*orcmeta.Type, len(cols))
+	types := make([]*orcfile.Type, len(cols))
 	for i, c := range cols {
 		t := r.f.Schema.Field(c.Name)
 		types[i] = t
@@ -107,58 +110,58 @@ func (r *Reader) Read(ctx context.Context, cols []datafile.Column, batchRows int
 }
 
 // check verifies that ORC type o can hold Paimon type t, as Java's writer maps them.
-func check(o *orcmeta.Type, t spec.DataType, path string) error {
+func check(o *orcfile.Type, t spec.DataType, path string) error {
 	bad := func() error {
 		return fmt.Errorf("%w: orc column %s of type %s cannot hold Paimon %s", datafile.ErrUnsupported, path, o, t)
 	}
 	var ok bool
 	switch t.Root {
 	case spec.Boolean:
-		ok = o.Kind == orcmeta.Boolean
+		ok = o.Kind == orcfile.Boolean
 	case spec.TinyInt:
-		ok = o.Kind == orcmeta.Byte
+		ok = o.Kind == orcfile.Byte
 	case spec.SmallInt:
-		ok = o.Kind == orcmeta.Short
+		ok = o.Kind == orcfile.Short
 	case spec.Int, spec.Time:
-		ok = o.Kind == orcmeta.Int
+		ok = o.Kind == orcfile.Int
 	case spec.BigInt:
-		ok = o.Kind == orcmeta.Long
+		ok = o.Kind == orcfile.Long
 	case spec.Float:
-		ok = o.Kind == orcmeta.Float
+		ok = o.Kind == orcfile.Float
 	case spec.Double:
-		ok = o.Kind == orcmeta.Double
+		ok = o.Kind == orcfile.Double
 	case spec.Decimal:
-		ok = o.Kind == orcmeta.Decimal
+		ok = o.Kind == orcfile.Decimal
 	case spec.Char, spec.VarChar:
-		ok = o.Kind == orcmeta.String || o.Kind == orcmeta.Varchar || o.Kind == orcmeta.Char
+		ok = o.Kind == orcfile.String || o.Kind == orcfile.Varchar || o.Kind == orcfile.Char
 	case spec.Binary, spec.VarBinary:
-		ok = o.Kind == orcmeta.Binary
+		ok = o.Kind == orcfile.Binary
 	case spec.Date:
-		ok = o.Kind == orcmeta.Date
+		ok = o.Kind == orcfile.Date
 	case spec.Timestamp:
-		ok = o.Kind == orcmeta.Timestamp
+		ok = o.Kind == orcfile.Timestamp
 	case spec.TimestampLTZ:
-		ok = o.Kind == orcmeta.TimestampInstant || o.Kind == orcmeta.Timestamp
+		ok = o.Kind == orcfile.TimestampInstant || o.Kind == orcfile.Timestamp
 	case spec.Array:
-		if o.Kind == orcmeta.List && t.Elem != nil {
+		if o.Kind == orcfile.List && t.Elem != nil {
 			return check(o.Children[0], *t.Elem, path+".element")
 		}
 	case spec.Multiset:
-		if o.Kind == orcmeta.Map && t.Elem != nil {
+		if o.Kind == orcfile.Map && t.Elem != nil {
 			if err := check(o.Children[0], *t.Elem, path+".key"); err != nil {
 				return err
 			}
-			ok = o.Children[1].Kind == orcmeta.Int
+			ok = o.Children[1].Kind == orcfile.Int
 		}
 	case spec.Map:
-		if o.Kind == orcmeta.Map && t.Elem != nil && t.Value != nil {
+		if o.Kind == orcfile.Map && t.Elem != nil && t.Value != nil {
 			if err := check(o.Children[0], *t.Elem, path+".key"); err != nil {
 				return err
 			}
 			return check(o.Children[1], *t.Value, path+".value")
 		}
 	case spec.Row:
-		if o.Kind != orcmeta.Struct {
+		if o.Kind != orcfile.Struct {
 			break
 		}
 		for _, f := range t.Fields {
@@ -180,9 +183,9 @@ func check(o *orcmeta.Type, t spec.DataType, path string) error {
 
 var ten = big.NewInt(10)
 
-// datum converts an orcmeta value of ORC type o, checked by check, to the Datum of Paimon type t.
+// datum converts an orcfile value of ORC type o, checked by check, to the Datum of Paimon type t.
 // CHAR values lose their trailing spaces, as Java's ORC reader (CharTreeReader) returns them.
-func datum(v any, o *orcmeta.Type, t spec.DataType) (any, error) {
+func datum(v any, o *orcfile.Type, t spec.DataType) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -191,9 +194,9 @@ func datum(v any, o *orcmeta.Type, t spec.DataType) (any, error) {
 	}
 	switch t.Root {
 	case spec.Boolean, spec.TinyInt, spec.SmallInt, spec.Int, spec.BigInt, spec.Float, spec.Double, spec.Date, spec.Time:
-		return v, nil // orcmeta's Go types are the Datum types of the checked ORC kinds
+		return v, nil // orcfile's Go types are the Datum types of the checked ORC kinds
 	case spec.Decimal:
-		d, ok := v.(orcmeta.DecimalValue)
+		d, ok := v.(orcfile.DecimalValue)
 		if !ok {
 			return mismatch()
 		}
@@ -213,7 +216,7 @@ func datum(v any, o *orcmeta.Type, t spec.DataType) (any, error) {
 		if !ok {
 			return mismatch()
 		}
-		if o.Kind == orcmeta.Char {
+		if o.Kind == orcfile.Char {
 			s = strings.TrimRight(s, " ")
 		}
 		return s, nil
@@ -244,7 +247,7 @@ func datum(v any, o *orcmeta.Type, t spec.DataType) (any, error) {
 		}
 		return out, nil
 	case spec.Multiset:
-		kvs, ok := v.([]orcmeta.KeyValue)
+		kvs, ok := v.([]orcfile.KeyValue)
 		if !ok {
 			return mismatch()
 		}
@@ -264,7 +267,7 @@ func datum(v any, o *orcmeta.Type, t spec.DataType) (any, error) {
 		}
 		return out, nil
 	case spec.Map:
-		kvs, ok := v.([]orcmeta.KeyValue)
+		kvs, ok := v.([]orcfile.KeyValue)
 		if !ok {
 			return mismatch()
 		}

@@ -12,7 +12,7 @@ import (
 
 // ErrUnsupportedFormat is returned (wrapped) when a metadata file is well formed but uses a
 // format feature this package cannot decode, e.g. an ORC file (manifest.format=orc) with a codec
-// or column type orcmeta does not implement.
+// or column type orcfile does not implement.
 var ErrUnsupportedFormat = errors.New("manifest: unsupported metadata file format")
 
 // maxRowsHint caps the row count readOCF passes to grow: block row counts are only checked

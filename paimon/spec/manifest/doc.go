@@ -12,12 +12,12 @@
 //     writers wrapped in ["null", record] unions are accepted.
 //   - Partition, key and statistics rows stay opaque serialized BinaryRow bytes (4-byte big-endian
 //     arity + row); writers only check that they are structurally long enough for their arity.
-//   - Readers also accept ORC metadata files (manifest.format=orc), decoded by package orcmeta
+//   - Readers also accept ORC metadata files (manifest.format=orc), decoded by package codec/orcfile
 //     into the same rows and mapped by the same field names; writers always emit Avro.
 //   - Avro files are framed and decoded here (container.go, value_decode.go): writer schemas are
 //     parsed once per distinct header JSON (a bounded, concurrency-safe cache; each parse has its
 //     own name scope) and compiled to a decoder; one shared zstd encoder and decoder serve all
 //     goroutines. Output is byte-for-byte what hamba's ocf.Encoder writes (100-row blocks).
 //   - Decoders never panic: malformed input gives an error wrapping spec.ErrCorrupt; an ORC file
-//     using features orcmeta does not implement gives ErrUnsupportedFormat.
+//     using features orcfile does not implement gives ErrUnsupportedFormat.
 package manifest

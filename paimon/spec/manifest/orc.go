@@ -4,21 +4,25 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lakeload/lakeload/paimon/spec/manifest/orcmeta"
+	"github.com/lakeload/lakeload/codec/orcfile"
+	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 // isORC reports whether a metadata file is ORC (manifest.format=orc) rather than Avro.
-func isORC(data []byte) bool { return orcmeta.IsORC(data) }
+func isORC(data []byte) bool { return orcfile.IsORC(data) }
 
 // readORC decodes an ORC metadata file and hands each row to fn, as readOCF does for Avro. ORC
-// files Java writes with features orcmeta does not implement give ErrUnsupportedFormat.
+// files Java writes with features orcfile does not implement give ErrUnsupportedFormat.
 func readORC(data []byte, what string, grow func(n int), fn func(i int, rec row) error) error {
-	rows, err := orcmeta.ReadRows(data)
-	if errors.Is(err, orcmeta.ErrUnsupported) {
+	rows, err := orcfile.ReadRows(data)
+	if errors.Is(err, orcfile.ErrUnsupported) {
 		return fmt.Errorf("%w: %s: %w", ErrUnsupportedFormat, what, err)
 	}
+	if errors.Is(err, orcfile.ErrCorrupt) {
+		return fmt.Errorf("manifest: %s: %w: %w", what, spec.ErrCorrupt, err)
+	}
 	if err != nil {
-		return fmt.Errorf("manifest: %s: %w", what, err) // wraps spec.ErrCorrupt
+		return fmt.Errorf("manifest: %s: %w", what, err)
 	}
 	grow(len(rows))
 	for i, m := range rows {

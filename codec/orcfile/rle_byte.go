@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 // byteRLE decodes ORC byte run-length encoding: a control byte 0..127 starts a run of
 // control+3 copies of the next byte; -1..-128 starts that many literal bytes.

@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"testing"
 	"time"
-
-	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 // Stream kinds and encodings as numbered on disk, for the test files.
@@ -123,19 +121,19 @@ func TestSyntheticFileErrors(t *testing.T) {
 		mutate func(s *orcSpec)
 		want   error
 	}{
-		{"missing stream", func(s *orcSpec) { s.streams = s.streams[1:] }, spec.ErrCorrupt},
-		{"short stream", func(s *orcSpec) { s.streams[9].data = []byte("a") }, spec.ErrCorrupt},
-		{"dictionary index", func(s *orcSpec) { s.streams[11].data = rle1(false, 2, 0) }, spec.ErrCorrupt},
-		{"huge list", func(s *orcSpec) { s.streams[17].data = rle1(false, 1<<40, 0) }, spec.ErrCorrupt},
-		{"huge dictionary", func(s *orcSpec) { s.dictSizes[8] = 1 << 40 }, spec.ErrCorrupt},
-		{"huge row count", func(s *orcSpec) { s.rows = 1 << 40 }, spec.ErrCorrupt},
-		{"more rows than streams hold", func(s *orcSpec) { s.rows = 4 }, spec.ErrCorrupt},
-		{"int out of range", func(s *orcSpec) { s.streams[len(s.streams)-1].data = rle1(true, 1<<31) }, spec.ErrCorrupt},
-		{"bad nanos", func(s *orcSpec) { s.streams[7].data = rle1(false, 1_000_000_000<<3, 0, 0) }, spec.ErrCorrupt},
-		{"missing encodings", func(s *orcSpec) { s.encodings = s.encodings[:3] }, spec.ErrCorrupt},
-		{"dictionary binary", func(s *orcSpec) { s.encodings[10] = eDictionary }, spec.ErrCorrupt},
-		{"type cycle", func(s *orcSpec) { s.types[11] = typ(List, []uint64{11}) }, spec.ErrCorrupt},
-		{"shared subtype", func(s *orcSpec) { s.types[11] = typ(List, []uint64{10}) }, spec.ErrCorrupt},
+		{"missing stream", func(s *orcSpec) { s.streams = s.streams[1:] }, ErrCorrupt},
+		{"short stream", func(s *orcSpec) { s.streams[9].data = []byte("a") }, ErrCorrupt},
+		{"dictionary index", func(s *orcSpec) { s.streams[11].data = rle1(false, 2, 0) }, ErrCorrupt},
+		{"huge list", func(s *orcSpec) { s.streams[17].data = rle1(false, 1<<40, 0) }, ErrCorrupt},
+		{"huge dictionary", func(s *orcSpec) { s.dictSizes[8] = 1 << 40 }, ErrCorrupt},
+		{"huge row count", func(s *orcSpec) { s.rows = 1 << 40 }, ErrCorrupt},
+		{"more rows than streams hold", func(s *orcSpec) { s.rows = 4 }, ErrCorrupt},
+		{"int out of range", func(s *orcSpec) { s.streams[len(s.streams)-1].data = rle1(true, 1<<31) }, ErrCorrupt},
+		{"bad nanos", func(s *orcSpec) { s.streams[7].data = rle1(false, 1_000_000_000<<3, 0, 0) }, ErrCorrupt},
+		{"missing encodings", func(s *orcSpec) { s.encodings = s.encodings[:3] }, ErrCorrupt},
+		{"dictionary binary", func(s *orcSpec) { s.encodings[10] = eDictionary }, ErrCorrupt},
+		{"type cycle", func(s *orcSpec) { s.types[11] = typ(List, []uint64{11}) }, ErrCorrupt},
+		{"shared subtype", func(s *orcSpec) { s.types[11] = typ(List, []uint64{10}) }, ErrCorrupt},
 		{"unknown time zone", func(s *orcSpec) { s.tz = "Mars/Olympus_Mons" }, ErrUnsupported},
 		{"union column", func(s *orcSpec) { s.types[16] = typ(Union, nil) }, ErrUnsupported},
 		{"LZO", func(s *orcSpec) { s.compression = LZO }, ErrUnsupported},

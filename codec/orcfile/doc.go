@@ -1,5 +1,9 @@
-// Package orcmeta is a minimal pure-Go Apache ORC reader, just enough for the metadata files
-// (manifests, manifest lists, index manifests) that Java Paimon writes with manifest.format=orc.
+// Package orcfile is a minimal pure-Go Apache ORC reader: a codec leaf that knows nothing of Paimon,
+// inputs or storage (it imports the standard library and compression libraries only), so that
+// both the Paimon readers (ORC metadata files in paimon/spec/manifest, ORC data files in
+// paimon/format/orc) and the input reader (ORC input files in source/file) decode with it without
+// the input side knowing the sink. It began as the reader of the metadata files (manifests,
+// manifest lists, index manifests) that Java Paimon writes with manifest.format=orc.
 //
 // It decodes the file tail (postscript, footer, stripe statistics) from the protobuf wire format
 // by hand, then every stripe: PRESENT streams; byte, boolean and integer run-length encodings
@@ -14,7 +18,8 @@
 // DecimalValue, STRUCT map[string]any, LIST []any, MAP []KeyValue; null is nil.
 //
 // Invariants:
-//   - Decoding never panics: malformed input gives an error wrapping spec.ErrCorrupt, and
+//   - Decoding never panics: malformed input gives an error wrapping ErrCorrupt (which the Paimon
+//     readers wrap in spec.ErrCorrupt), and
 //     well-formed input using a feature this reader lacks (LZO, UNION, column
 //     encryption, unknown writer time zone) gives one wrapping ErrUnsupported.
 //   - Every offset, length and count read from the file is checked before use. What one file
@@ -24,4 +29,4 @@
 //   - A TIMESTAMP column is interpreted in its stripe's writer time zone (2015-01-01 in that
 //     zone is second 0), so values read back as the wall clock the writer stored, which is how
 //     Paimon's TIMESTAMP(3) _CREATION_TIME is meant; time zones come from the embedded tzdata.
-package orcmeta
+package orcfile

@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 
 // fixtureGlob matches the metadata files of the Java-written tables; the ORC ones are those of
 // the tables with manifest.format=orc.
-const fixtureGlob = "../../../../testdata/java-written/*.db/*/manifest/*"
+const fixtureGlob = "../../testdata/java-written/*.db/*/manifest/*"
 
 type orcFixture struct {
 	path, table string

@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 // Hand-written protobuf wire-format reader for ORC's tail messages (orc_proto.proto): no generated
 // code, every length bounds-checked against the message it is read from.

@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
-
-	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 // chunk frames one compressed (or, if original, stored) chunk with its 3-byte header.
@@ -68,12 +66,12 @@ func TestDecompressCodecs(t *testing.T) {
 				t.Fatalf("got %d bytes, want %d", len(got), len(want))
 			}
 			f.BlockSize = 1024
-			if _, err := f.decompress(framed, "test stream"); !errors.Is(err, spec.ErrCorrupt) {
+			if _, err := f.decompress(framed, "test stream"); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("chunk of %d bytes with block size 1024: %v", len(part1), err)
 			}
 			f.BlockSize = 4096
 			for _, bad := range [][]byte{framed[:2], framed[:len(framed)-1], chunk([]byte{0xde, 0xad, 0xbe, 0xef}, false)} {
-				if _, err := f.decompress(bad, "test stream"); !errors.Is(err, spec.ErrCorrupt) {
+				if _, err := f.decompress(bad, "test stream"); !errors.Is(err, ErrCorrupt) {
 					t.Errorf("bad stream %x: %v", bad[:min(len(bad), 8)], err)
 				}
 			}
@@ -85,7 +83,7 @@ func TestDecompressCodecs(t *testing.T) {
 func TestDecompressBudget(t *testing.T) {
 	f := &File{Compression: Zstd, BlockSize: maxBlockSize, budget: newBudget(10)}
 	big := compressWith(t, Zstd, make([]byte, f.budget.maxBytes+1))
-	if _, err := f.decompress(chunk(big, false), "test stream"); !errors.Is(err, spec.ErrCorrupt) {
+	if _, err := f.decompress(chunk(big, false), "test stream"); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("%d-byte zstd bomb: %v", len(big), err)
 	}
 }

@@ -1,16 +1,14 @@
-package orcmeta
+package orcfile
 
 import (
 	"errors"
 	"testing"
-
-	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 func checkErr(t *testing.T, err error) {
 	t.Helper()
-	if err != nil && !errors.Is(err, spec.ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
-		t.Fatalf("error wraps neither spec.ErrCorrupt nor ErrUnsupported: %v", err)
+	if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("error wraps neither ErrCorrupt nor ErrUnsupported: %v", err)
 	}
 }
 
@@ -47,7 +45,7 @@ func TestCorruptedFixtures(t *testing.T) {
 	for _, orig := range [][]byte{smallest, s.build()} {
 		for cut := range len(orig) {
 			_, err := ReadRows(orig[:cut])
-			if !errors.Is(err, spec.ErrCorrupt) {
+			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("truncated to %d of %d bytes: %v", cut, len(orig), err)
 			}
 		}

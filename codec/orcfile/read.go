@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 // Rows decodes every row of the file, stripe by stripe. The root type must be a struct; each
 // row maps its field names to values as described in the package documentation. A File must

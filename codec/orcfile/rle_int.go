@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 // intReader yields the values of an integer stream one at a time. Unsigned streams return the
 // uint64 bit pattern as int64.

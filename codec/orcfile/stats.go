@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 // parseColumnStats reads the counts of an orc_proto ColumnStatistics message.
 func parseColumnStats(b []byte) (ColumnStats, error) {

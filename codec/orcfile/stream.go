@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 // stream is one decompressed stream with a read position; every read is bounds-checked.
 type stream struct {

@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 import (
 	"math"

@@ -1,11 +1,9 @@
-package orcmeta
+package orcfile
 
 import (
 	"errors"
 	"reflect"
 	"testing"
-
-	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 func readInts(t *testing.T, r intReader, n int) []int64 {
@@ -82,7 +80,7 @@ func TestIntRLE(t *testing.T) {
 			if s.remaining() != 0 {
 				t.Errorf("%d bytes left unread", s.remaining())
 			}
-			if _, err := r.next(); !errors.Is(err, spec.ErrCorrupt) {
+			if _, err := r.next(); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("read past the end: %v", err)
 			}
 			for cut := range len(c.in) { // every truncation fails cleanly
@@ -93,7 +91,7 @@ func TestIntRLE(t *testing.T) {
 						break
 					}
 				}
-				if !errors.Is(err, spec.ErrCorrupt) {
+				if !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("truncated to %d bytes: %v", cut, err)
 				}
 			}
@@ -107,7 +105,7 @@ func TestIntRLEv2RejectsBadRuns(t *testing.T) {
 		"patch wider than 64 bits": {0x8e, 0x00, 0x3f, 0xe1, 0x07, 0xd0},
 		"delta of one value":       {0xc6, 0x00, 0x02, 0x02},
 	} {
-		if _, err := newIntReader(&stream{b: in}, true, false).next(); !errors.Is(err, spec.ErrCorrupt) {
+		if _, err := newIntReader(&stream{b: in}, true, false).next(); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -127,7 +125,7 @@ func TestByteAndBoolRLE(t *testing.T) {
 			t.Fatalf("byte %d: %#x, %v", i, b, err)
 		}
 	}
-	if _, err := r.next(); !errors.Is(err, spec.ErrCorrupt) {
+	if _, err := r.next(); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("past the end: %v", err)
 	}
 	bits := newBoolRLE(&stream{b: []byte{0xfe, 0xff, 0x80}})

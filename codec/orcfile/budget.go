@@ -1,4 +1,4 @@
-package orcmeta
+package orcfile
 
 // Allocation caps, proportional to the file size so that a small corrupt file cannot make the
 // reader allocate much: a legitimate Paimon metadata file compresses far less than this.
