@@ -1,0 +1,5 @@
+package job
+
+import "github.com/lakeload/lakeload/checkpoint"
+
+var gatherTableView = checkpoint.Gather
