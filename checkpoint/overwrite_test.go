@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/table"
 )
 
 // owWin is one window of a simulated overwrite job (two splits each).
@@ -33,11 +32,11 @@ func owState(t *testing.T, ws ...owWin) State {
 			if a > 1 {
 				rs.Starts = append(rs.Starts, AttemptStart{Window: n, Attempt: a})
 			}
-			msgs := func(tag string) []table.CommitMessage {
+			msgs := func(tag string) []Opaque {
 				if w.empty {
 					return nil
 				}
-				return []table.CommitMessage{msg(tag)}
+				return []Opaque{msg(tag)}
 			}
 			rs.Results = append(rs.Results, result(t, n, a, "t0", []int{2 * i}, msgs(fmt.Sprintf("w%da%d", n, a))...))
 			if ex {

@@ -116,11 +116,7 @@ func (d *driver) windowMessages(ctx context.Context, w int64, a int) ([]table.Co
 			return nil, fmt.Errorf("job: window %d has no attempt %d to compact", w, a)
 		}
 	}
-	var msgs []table.CommitMessage
-	for _, r := range at.Results {
-		msgs = append(msgs, r.Messages...)
-	}
-	return msgs, nil
+	return Messages(at.Results...)
 }
 
 // compactBeforePublish rewrites every bucket of the table holding level-0 files into the highest

@@ -39,9 +39,11 @@ func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if plan, ok := st.Plan(); ok {
+	if plan, err := PlanSplits(st); err != nil {
+		return nil, err
+	} else if plan != nil {
 		dropped := st.Dropped() // re-planned files: only their current splits
-		for i, s := range plan.Splits {
+		for i, s := range plan {
 			if _, gone := slices.BinarySearch(dropped, i); !gone {
 				d.plan = append(d.plan, s)
 			}

@@ -97,8 +97,11 @@ func RunTask(ctx context.Context, env TaskEnv, b TaskBatch, in TaskInput) (int64
 	if err := writeQuarantine(ctx, env.Store, in.Window, in.Attempt, taskID, out.Rejected); err != nil && !errors.Is(err, fileio.ErrExist) {
 		return 0, err
 	}
-	_, err = env.Store.WriteResult(ctx, checkpoint.TaskResult{Window: in.Window, Attempt: in.Attempt,
-		TaskID: taskID, Messages: out.Messages, Splits: out.Covered, IDs: out.IDs, Rows: out.Rows, Quarantined: int64(len(out.Rejected))})
+	r, err := storedResult(in, taskID, out)
+	if err != nil {
+		return 0, err
+	}
+	_, err = env.Store.WriteResult(ctx, r)
 	if errors.Is(err, fileio.ErrExist) {
 		return 0, nil // another try stored the task's result first; it stands
 	}
@@ -144,7 +147,9 @@ func storedIDFilter(ctx context.Context, env TaskEnv, w int64) (*idFilter, error
 // runTasks runs a window attempt's tasks with Config.Executor, or in this process: at most
 // Parallelism at once, the first error cancelling the rest.
 func (d *driver) runTasks(ctx context.Context, tasks []TaskInput) (int64, error) {
-	d.attachOverwriteIndex(tasks)
+	if err := d.attachOverwriteIndex(tasks); err != nil {
+		return 0, err
+	}
 	if ex := d.cfg.Executor; ex != nil && len(tasks) > 0 {
 		return ex.RunTasks(ctx, TaskBatch{Job: d.cfg.Name, CommitUser: d.job.CommitUser, Window: tasks[0].Window, Attempt: tasks[0].Attempt,
 			SchemaID: d.t.Schema.ID, Tasks: tasks, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks})

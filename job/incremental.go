@@ -44,10 +44,13 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
-	plan, _ := d.st.Plan()
+	plan, err := PlanSplits(d.st)
+	if err != nil {
+		return false, err
+	}
 	known := map[string]source.Split{} // path → a live (not dropped) split of it
 	dropped := d.st.Dropped()
-	for i, s := range plan.Splits {
+	for i, s := range plan {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
 			known[s.Path] = s
 		}
@@ -84,8 +87,12 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if len(fresh) == 0 {
 		return false, nil
 	}
-	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(plan.Splits),
-		Splits: fresh, FirstWindow: d.st.NextWindow(), Changed: changed, Created: d.cfg.Now().UTC()}
+	stored, err := encodeSplits(fresh)
+	if err != nil {
+		return false, err
+	}
+	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(plan),
+		Splits: stored, FirstWindow: d.st.NextWindow(), Changed: changed, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteGeneration(ctx, g); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
 			return false, fmt.Errorf("generation %d of job %s was started by another runner meanwhile; this runner stops, run again to continue: %w",
@@ -136,7 +143,7 @@ func (d *driver) completeGeneration(ctx context.Context) error {
 	default:
 		return fmt.Errorf("%w: generation %d of job %s names plan revision %d, the store has %d", checkpoint.ErrCorrupt, g.Generation, d.cfg.Name, g.Revision, have)
 	}
-	plan, _ := d.st.Plan()
-	d.plan = plan.Splits
-	return nil
+	var err error
+	d.plan, err = PlanSplits(d.st)
+	return err
 }

@@ -86,7 +86,7 @@ func (d *driver) runOverwrite(ctx context.Context) error {
 			return err
 		}
 		d.st = st
-		tv, err := checkpoint.Gather(ctx, st, d.t.Snapshots(), d.missingFiles)
+		tv, err := gatherTableView(ctx, st, d.t.Snapshots(), d.missingFiles)
 		if err != nil {
 			return err
 		}
@@ -182,12 +182,17 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 			continue
 		}
 		at, _ := ws.Attempt(staged[ws.Window])
-		for _, r := range at.Results {
-			msgs = append(msgs, r.Messages...)
+		m, err := Messages(at.Results...)
+		if err != nil {
+			return err
 		}
+		msgs = append(msgs, m...)
 	}
 	if dynamicBucket(d.t) {
-		msgs = finalIndexMessages(st, staged, msgs)
+		var err error
+		if msgs, err = finalIndexMessages(st, staged, msgs); err != nil {
+			return err
+		}
 	}
 	if err := d.cfg.hook(ctx, PointBeforeCommit, id); err != nil {
 		return err
@@ -330,14 +335,16 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 	for w, a := range attempts {
 		ws, _ := d.st.Window(w)
 		at, _ := ws.Attempt(a)
-		for _, r := range at.Results {
-			for _, m := range r.Messages {
-				for _, f := range m.NewFiles {
-					want = append(want, f.FileName)
-					parts[string(m.Partition)] = true
-					k := bucketID{string(m.Partition), m.Bucket}
-					staged[k] = append(staged[k], f)
-				}
+		msgs, err := Messages(at.Results...)
+		if err != nil {
+			return err
+		}
+		for _, m := range msgs {
+			for _, f := range m.NewFiles {
+				want = append(want, f.FileName)
+				parts[string(m.Partition)] = true
+				k := bucketID{string(m.Partition), m.Bucket}
+				staged[k] = append(staged[k], f)
 			}
 		}
 	}

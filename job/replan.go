@@ -68,8 +68,12 @@ func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		for _, s := range splits {
-			rev.Added = append(rev.Added, s)
+		added, err := encodeSplits(splits)
+		if err != nil {
+			return false, err
+		}
+		for _, o := range added {
+			rev.Added = append(rev.Added, o)
 			rev.At = append(rev.At, own[0])
 		}
 		d.cfg.Logger.Info("input file replaced before any of its splits was assigned; re-planned", "file", path,
@@ -91,8 +95,10 @@ func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	plan, _ := st.Plan()
-	d.st, d.plan = st, plan.Splits
+	if d.plan, err = PlanSplits(st); err != nil {
+		return false, err
+	}
+	d.st = st
 	return true, nil
 }
 

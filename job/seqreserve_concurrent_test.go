@@ -52,11 +52,11 @@ func seqRange(t *testing.T, cfg Config, w int64) (base, end int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := st.Plan()
+	plan := planOf(t, st)
 	a := assignedOf(t, cfg, w)
 	end = a.SequenceBase
 	for _, i := range a.Splits {
-		end += span(plan.Splits[i])
+		end += span(plan[i])
 	}
 	return a.SequenceBase, end
 }

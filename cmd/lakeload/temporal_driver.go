@@ -208,14 +208,14 @@ func progressFromState(st checkpoint.State) job.Progress {
 			p.LastSnapshotID = max(p.LastSnapshotID, ws.Committed.SnapshotID)
 		}
 	}
-	plan, _ := st.Plan()
+	plan, _ := job.PlanSplits(st) // a store that does not decode shows no estimate here; the job refuses it
 	dropped := st.Dropped()
-	for i, sp := range plan.Splits {
+	for i, sp := range plan {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
 			p.RowsEstimated += job.EstimatedRows(sp)
 		}
 	}
-	p.SplitsTotal = len(plan.Splits) - len(dropped)
+	p.SplitsTotal = len(plan) - len(dropped)
 	if p.SplitsDone == p.SplitsTotal {
 		p.RowsEstimated = p.RowsPublished
 	}

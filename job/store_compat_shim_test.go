@@ -1,5 +1,0 @@
-package job
-
-import "github.com/lakeload/lakeload/checkpoint"
-
-var gatherTableView = checkpoint.Gather
