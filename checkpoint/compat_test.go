@@ -85,7 +85,7 @@ func TestCompatStoresReencodeByteForByte(t *testing.T) {
 		})
 		must(t, err)
 	}
-	for _, k := range []string{kindJob, kindPlan, kindAssigned, kindResult, kindCommitted, kindPublished, kindLease} {
+	for _, k := range []string{kindJob, kindPlan, kindRevision, kindGeneration, kindDone, kindAssigned, kindResult, kindCommitted, kindPublished, kindLease} {
 		if kinds[k] == 0 {
 			t.Errorf("the stores hold no %s record", k)
 		}

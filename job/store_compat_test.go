@@ -36,18 +36,41 @@ var writeCompatWorlds = flag.Bool("write-compat-worlds", false, "write testdata/
 
 const compatDir = "testdata/compat-v1"
 
-// compatWorld is one crashed job: the point and window of the crash.
+// compatWorld is one crashed job: the point and window of the crash. With before set, a first
+// run stops there (after-publish of window 1) or, with incremental, finishes; then before changes
+// the inputs and the second run crashes at point.
 type compatWorld struct {
-	name   string
-	point  string
-	window int64
+	name        string
+	point       string
+	window      int64
+	incremental bool
+	before      func(t *testing.T, fs fileio.FileIO)
 }
 
 var compatWorlds = []compatWorld{
-	{"after-commit-w3", PointAfterCommit, 3},
-	{"task-written-w2", PointTaskWritten, 2},
-	{"before-commit-w2", PointBeforeCommit, 2},
-	{"before-publish-w4", PointBeforePublish, 4},
+	{"after-commit-w3", PointAfterCommit, 3, false, nil},
+	{"task-written-w2", PointTaskWritten, 2, false, nil},
+	{"before-commit-w2", PointBeforeCommit, 2, false, nil},
+	{"before-publish-w4", PointBeforePublish, 4, false, nil},
+	// b.csv is replaced before any of its splits was assigned: a plan revision.
+	{"replanned-after-commit-w4", PointAfterCommit, 4, false, func(t *testing.T, fs fileio.FileIO) {
+		must(t, fs.Delete(bg, "s3://inputs/in/b.csv"))
+		writeCSV(t, fs, "b.csv", 2100, 2600, 7)
+	}},
+	// a second generation loads c.csv, added after the first finished.
+	{"generation2-after-commit-w5", PointAfterCommit, 5, true, func(t *testing.T, fs fileio.FileIO) {
+		writeCSV(t, fs, "c.csv", 5000, 5300, 3)
+	}},
+}
+
+// writeCSV writes the input file name with ids from..to-1 and amounts id·10+k.
+func writeCSV(t *testing.T, fs fileio.FileIO, name string, from, to, k int) {
+	var b strings.Builder
+	b.WriteString("id,amount\n")
+	for i := from; i < to; i++ {
+		fmt.Fprintf(&b, "%d,%d\n", i, i*10+k)
+	}
+	must(t, fs.WriteIfAbsent(bg, "s3://inputs/in/"+name, []byte(b.String())))
 }
 
 // compatClock is the fixed time of every record and input file of the worlds.
@@ -81,8 +104,8 @@ func (f timesFS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error
 }
 
 // compatConfig is the world's job: two CSV files (in a bucket, so the glob lists the mem backend), the first cut into byte ranges, windows of 500 rows.
-func compatConfig(fs fileio.FileIO, tbl *table.Table, hook func(string, int64) error) Config {
-	return Config{Name: "compat", Table: tbl, InputFS: fs, From: "s3://inputs/in/*.csv", Store: checkpoint.NewStore(fs, "/ckpt/compat"),
+func compatConfig(fs fileio.FileIO, tbl *table.Table, incremental bool, hook func(string, int64) error) Config {
+	return Config{Incremental: incremental, Name: "compat", Table: tbl, InputFS: fs, From: "s3://inputs/in/*.csv", Store: checkpoint.NewStore(fs, "/ckpt/compat"),
 		CommitRows: 500, Parallelism: 2, SplitTasks: true, Hook: hook, Now: func() time.Time { return compatClock },
 		Logger: slog.New(slog.DiscardHandler)}
 }
@@ -117,24 +140,29 @@ func makeCompatWorld(t *testing.T, fs fileio.FileIO, w compatWorld) {
 	if err := cat.CreateTable(bg, id, schema, false); err != nil {
 		t.Fatal(err)
 	}
-	for name, rows := range map[string][2]int{"a.csv": {0, 2600}, "b.csv": {2000, 2400}} {
-		var b strings.Builder
-		b.WriteString("id,amount\n")
-		for i := rows[0]; i < rows[1]; i++ {
-			fmt.Fprintf(&b, "%d,%d\n", i, i*10+len(name))
-		}
-		if err := fs.WriteIfAbsent(bg, "s3://inputs/in/"+name, []byte(b.String())); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeCSV(t, fs, "a.csv", 0, 2600, 5)
+	writeCSV(t, fs, "b.csv", 2000, 2400, 5)
 	crash := errors.New("compat: simulated crash")
-	hook := func(p string, win int64) error {
-		if p == w.point && win == w.window {
-			return crash
+	crashAt := func(point string, window int64) func(string, int64) error {
+		return func(p string, win int64) error {
+			if p == point && win == window {
+				return crash
+			}
+			return nil
 		}
-		return nil
 	}
-	if _, err := Run(bg, compatConfig(fs, compatTable(t, fs), hook)); !errors.Is(err, crash) {
+	if w.before != nil {
+		first := crashAt(PointAfterPublish, 1)
+		if w.incremental {
+			first = nil
+		}
+		_, err := Run(bg, compatConfig(fs, compatTable(t, fs), w.incremental, first))
+		if w.incremental && err != nil || !w.incremental && !errors.Is(err, crash) {
+			t.Fatalf("first run: %v", err)
+		}
+		w.before(t, fs)
+	}
+	if _, err := Run(bg, compatConfig(fs, compatTable(t, fs), w.incremental, crashAt(w.point, w.window))); !errors.Is(err, crash) {
 		t.Fatalf("run: %v, want the crash", err)
 	}
 }
@@ -207,9 +235,9 @@ func compatDecision(t *testing.T, fs fileio.FileIO) string {
 
 // compatResume resumes the world's job to its end and renders the table's rows: their number, the
 // first and the SHA-256 of all.
-func compatResume(t *testing.T, fs fileio.FileIO) string {
+func compatResume(t *testing.T, fs fileio.FileIO, incremental bool) string {
 	tbl := compatTable(t, fs)
-	if _, err := Run(bg, compatConfig(fs, tbl, nil)); err != nil {
+	if _, err := Run(bg, compatConfig(fs, tbl, incremental, nil)); err != nil {
 		t.Fatalf("resume: %v", err)
 	}
 	lines := loadtest.Lines(t, compatTable(t, fs))
@@ -229,14 +257,14 @@ func TestStoresOfEarlierLakeloadResume(t *testing.T) {
 				saveWorld(t, fs, dir)
 				fs2 := restoreWorld(t, dir)
 				must(t, os.WriteFile(filepath.Join(dir, "decision"), []byte(compatDecision(t, fs2)), 0o644))
-				must(t, os.WriteFile(filepath.Join(dir, "resumed-rows"), []byte(compatResume(t, fs2)), 0o644))
+				must(t, os.WriteFile(filepath.Join(dir, "resumed-rows"), []byte(compatResume(t, fs2, w.incremental)), 0o644))
 				return
 			}
 			fs := restoreWorld(t, dir)
 			if got, want := compatDecision(t, fs), string(mustGet(os.ReadFile(filepath.Join(dir, "decision")))); got != want {
 				t.Fatalf("decision over the earlier lakeload's store:\n%s\nit decided:\n%s", got, want)
 			}
-			if got, want := compatResume(t, fs), string(mustGet(os.ReadFile(filepath.Join(dir, "resumed-rows")))); got != want {
+			if got, want := compatResume(t, fs, w.incremental), string(mustGet(os.ReadFile(filepath.Join(dir, "resumed-rows")))); got != want {
 				t.Fatalf("resumed rows differ from the earlier lakeload's:\n%s\nwant:\n%s", got, want)
 			}
 		})
