@@ -24,7 +24,7 @@ func mergedAwayState(t *testing.T, windows, recorded int, mergedAway bool) (Stat
 		if i < recorded {
 			rs.Committed = append(rs.Committed, Committed{Window: n, SnapshotID: 0, Attempt: 1, MergedAway: mergedAway})
 		} else {
-			tv.MissingFiles[AttemptKey{n, 1}] = nil // Gather checks the files of unrecorded windows only
+			tv.MissingFiles[AttemptKey{n, 1}] = nil // the job's gather checks the files of unrecorded windows only
 		}
 	}
 	st, err := BuildState(rs)
