@@ -108,7 +108,7 @@ func FuzzDecodeRecord(f *testing.F) {
 // TestEnvelopeVersionOfCutPlans: a plan holding a byte-range text split is written as version 2
 // (a lakeload reading version 1 only refuses it by its version), any other plan as version 1, as
 // before text files were cut; both read back byte for byte, and a split read from a version 1
-// header over a byte range fails Require(2) naming the record (the job refuses it, job/records.go).
+// header over a byte range fails Require(2) naming the record (the job refuses it, job/plan/records.go).
 func TestEnvelopeVersionOfCutPlans(t *testing.T) {
 	whole := testSplit{Path: "/in/a.csv", Format: "csv", Size: 100, ModTimeUnixNano: 1, RowCount: -1}.stored()
 	cut := testSplit{Path: "/in/a.csv", Format: "csv", Size: 100, ModTimeUnixNano: 1, RowStart: 3, RowCount: 4,

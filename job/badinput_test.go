@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/job/task"
 )
 
 // badRowsFixture is an append table whose id is NOT NULL; rows 6 and 18 (1-based) of every file have a
@@ -59,7 +60,7 @@ func (e *loadEnv) quarantined(t *testing.T) ([]string, int64) {
 			if r.Quarantined == 0 {
 				continue
 			}
-			b, err := e.store.FS().ReadFile(context.Background(), QuarantinePath(e.store, ws.Window, at.Attempt, r.TaskID))
+			b, err := e.store.FS().ReadFile(context.Background(), task.QuarantinePath(e.store, ws.Window, at.Attempt, r.TaskID))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -48,12 +49,8 @@ const (
 
 // checkCompaction validates Config.Compaction against the table ("" becomes CompactionAuto).
 func (c *Config) checkCompaction() error {
-	switch c.Compaction {
-	case "":
+	if c.Compaction == "" { // Spec.Validate checked the value
 		c.Compaction = CompactionAuto
-	case CompactionAuto, CompactionOff:
-	default:
-		return fmt.Errorf("job: compaction %q is not supported: use %q (the default) or %q", c.Compaction, CompactionAuto, CompactionOff)
 	}
 	why := hiddenLevel0(c.Table)
 	if why == "" {
@@ -87,7 +84,7 @@ func hiddenLevel0(t *table.Table) string {
 // published: synchronously for tables hiding level 0, otherwise by starting an asynchronous one
 // when a bucket needs it.
 func (d *driver) compactWindow(ctx context.Context, w int64, a int) error {
-	if d.cfg.Compaction == CompactionOff || d.overwrite() {
+	if d.cfg.Compaction == CompactionOff || !d.mode.commitsWindows() {
 		return nil
 	}
 	msgs, err := d.windowMessages(ctx, w, a)
@@ -116,7 +113,7 @@ func (d *driver) windowMessages(ctx context.Context, w int64, a int) ([]table.Co
 			return nil, fmt.Errorf("job: window %d has no attempt %d to compact", w, a)
 		}
 	}
-	return Messages(at.Results...)
+	return task.Messages(at.Results...)
 }
 
 // compactBeforePublish rewrites every bucket of the table holding level-0 files into the highest

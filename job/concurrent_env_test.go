@@ -117,9 +117,12 @@ var concJobSeq atomic.Int64
 // concJob is the Config of one job over the files of glob: one file per window (CommitRows 1), its
 // own table handle and its own checkpoint store under s.root/stores.
 func concJob(t testing.TB, s concStorage, name, glob string) Config {
-	return Config{Name: name, Table: openConcTable(t, s), InputFS: local.New(), From: glob,
-		Store:      checkpoint.NewStore(s.newFS(t), fileio.Join(s.root, "stores", fmt.Sprintf("%s-%d", name, concJobSeq.Add(1)))),
-		CommitRows: 1, Parallelism: 1}
+	return Config{
+		Spec:    Spec{Name: name, Input: Input{From: []string{glob}}, CommitRows: 1, Parallelism: 1},
+		Table:   openConcTable(t, s),
+		InputFS: local.New(),
+		Store:   checkpoint.NewStore(s.newFS(t), fileio.Join(s.root, "stores", fmt.Sprintf("%s-%d", name, concJobSeq.Add(1)))),
+	}
 }
 
 // concModel applies rows in the given order (later rows replace earlier ones of the same key) and

@@ -29,14 +29,19 @@
 //     HASH index fails with nothing landed and the window is recomputed;
 //   - schema evolution (evolve.go): a window's new schema is committed before its tasks run, and a
 //     rerun that finds the columns in place adds none;
-//   - bad rows (quarantine.go): only the committed attempt's quarantine files count, so a recomputed
-//     attempt never lists a row twice;
+//   - bad rows (bad_rows.go, job/task quarantine.go): only the committed attempt's quarantine files
+//     count, so a recomputed attempt never lists a row twice;
 //   - sequence reservations (seqreserve.go): a window's base is reserved before `assigned` is written
 //     and never again, so of concurrent jobs the window assigned later wins on equal keys;
-//   - executors (executor.go): the driver commits only results stored in the checkpoint store, so an
-//     executor (job/temporal) that runs a task twice cannot change what is committed.
+//   - executors (tasks.go, job/task executor.go): the driver commits only results stored in the
+//     checkpoint store, so an executor (job/temporal) that runs a task twice cannot change what is
+//     committed.
 //
-// Goroutines are started here (tasks, background compaction, bucket flushes through the
-// write.Runner of Parallel, which `lakeload write` uses too) and by job/temporal; the packages below
+// The package is the driver alone; what a job's kind changes is its mode (mode.go: append,
+// overwrite). A task — plain data, its writing and its stored result — is package job/task; the
+// input's plan is package job/plan; neither imports job or the other (docs/design.md, "Inside job").
+//
+// Goroutines are started here (the lease renewal, background compaction), in job/task (tasks,
+// readers and bucket flushes, all through task.RunAll) and by job/temporal; the packages below
 // start none on their own.
 package job

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -19,16 +21,13 @@ const EvolveAddColumns = "add-columns"
 
 // checkEvolveMode validates Config.EvolveSchema.
 func (c *Config) checkEvolveMode() error {
-	switch c.EvolveSchema {
-	case "":
-		return nil
-	case EvolveAddColumns:
-		if _, ok := c.Source.(file.Source); !ok {
-			return fmt.Errorf("job: schema evolution %q reads input columns from files: it needs the file source, not a custom Source", c.EvolveSchema)
-		}
+	if c.EvolveSchema == "" { // Spec.Validate checked the value
 		return nil
 	}
-	return fmt.Errorf("job: schema evolution %q is not supported: use %q or leave it off", c.EvolveSchema, EvolveAddColumns)
+	if _, ok := c.Source.(file.Source); !ok {
+		return fmt.Errorf("job: schema evolution %q reads input columns from files: it needs the file source, not a custom Source", c.EvolveSchema)
+	}
+	return nil
 }
 
 // evolve adds, before window w's tasks run, the input columns of its splits that the table lacks as
@@ -79,11 +78,11 @@ func (d *driver) evolve(ctx context.Context, w checkpoint.Assigned) error {
 func (d *driver) adoptSchema(s *spec.TableSchema) error {
 	d.t = &table.Table{FS: d.t.FS, Path: d.t.Path, Name: d.t.Name, Schema: s, Options: s.CoreOptions(), Owner: d.t.Owner}
 	if d.cfg.IDColumn != "" {
-		i, err := idColumnIndex(s, d.cfg.IDColumn)
+		i, err := task.IDColumnIndex(s, d.cfg.IDColumn)
 		if err != nil {
 			return err
 		}
-		d.idCol = i
+		d.ids.col = i
 	}
 	return nil
 }
@@ -91,7 +90,7 @@ func (d *driver) adoptSchema(s *spec.TableSchema) error {
 // newColumns returns the columns to add for window w, in input order of first appearance, after
 // checking that every split of the window maps onto the schema with them added.
 func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catalog.NewColumn, error) {
-	m, err := source.NewMatcher(d.t.Schema.Fields, d.cfg.Mapping)
+	m, err := source.NewMatcher(d.t.Schema.Fields, d.cfg.mapping)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +103,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 	var splits []split
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		sp := d.plan[i]
-		in, err := inputColumns(ctx, d.cfg.InputFS, sp)
+		in, err := plan.InputColumns(ctx, d.cfg.InputFS, sp)
 		if err != nil {
 			return nil, err
 		}
@@ -141,9 +140,9 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 		var err error
 		switch s.cols.Format {
 		case source.FormatParquet:
-			_, err = source.NewArrowMapping(s.sp.Path, s.cols.Arrow, next.Fields, d.cfg.Mapping, nil)
+			_, err = source.NewArrowMapping(s.sp.Path, s.cols.Arrow, next.Fields, d.cfg.mapping, nil)
 		case source.FormatCSV:
-			_, err = source.MapColumns(s.sp.Path, s.cols.Names(), next.Fields, d.cfg.Mapping)
+			_, err = source.MapColumns(s.sp.Path, s.cols.Names(), next.Fields, d.cfg.mapping)
 		}
 		if err != nil {
 			return nil, &InputError{Err: err}
@@ -155,7 +154,7 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 // checkResultSchemas refuses to commit files written with a schema newer than the job's: a table
 // that moved on under a running job is resumed at its latest schema by running the load again.
 func (d *driver) checkResultSchemas(w int64, results []checkpoint.TaskResult) error {
-	msgs, err := Messages(results...)
+	msgs, err := task.Messages(results...)
 	if err != nil {
 		return err
 	}

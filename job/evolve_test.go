@@ -69,8 +69,12 @@ func (e *evolveEnv) write(t *testing.T, name, body string) {
 }
 
 func (e *evolveEnv) config(glob string) Config {
-	return Config{Name: "evo", Table: e.tbl, InputFS: local.New(), From: filepath.Join(e.in, glob), Store: e.store,
-		CommitRows: 1, Parallelism: 2, EvolveSchema: EvolveAddColumns}
+	return Config{
+		Spec:    Spec{Name: "evo", Input: Input{From: []string{filepath.Join(e.in, glob)}}, CommitRows: 1, Parallelism: 2, EvolveSchema: EvolveAddColumns},
+		Table:   e.tbl,
+		InputFS: local.New(),
+		Store:   e.store,
+	}
 }
 
 func (e *evolveEnv) schemaIDs(t *testing.T) []int64 {

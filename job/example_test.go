@@ -62,10 +62,9 @@ func Example() {
 	_ = os.WriteFile(filepath.Join(in, "b.csv"), []byte("id,amount\n2,25\n3,30\n"), 0o644)
 
 	cfg := job.Config{
-		Name:    "backfill",
+		Spec:    job.Spec{Name: "backfill", Input: job.Input{From: []string{filepath.Join(in, "*.csv")}}},
 		Table:   tbl,
 		InputFS: fs,
-		From:    filepath.Join(in, "*.csv"),
 		Store:   checkpoint.NewStore(fs, filepath.Join(dir, "checkpoints", "backfill")),
 		Logger:  slog.New(slog.DiscardHandler),
 	}

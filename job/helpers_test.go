@@ -14,7 +14,6 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/paimon/table"
-	"github.com/lakeload/lakeload/source"
 )
 
 // errCrash is what a test Hook returns to simulate the death of the process at a point.
@@ -45,8 +44,20 @@ func newLoadEnv(t testing.TB, fx loadtest.Fixture, glob string) *loadEnv {
 
 // config is the job's Config; every run of one env uses the same (resume = run again).
 func (e *loadEnv) config(commitRows int64) Config {
-	return Config{Name: "load-" + e.fx.Name, Table: e.tbl, InputFS: local.New(), From: e.glob, Store: e.store,
-		Mapping: source.MappingOptions{OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: 2}
+	return Config{
+		Spec:    Spec{Name: "load-" + e.fx.Name, Input: Input{From: patterns(e.glob), OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: 2},
+		Table:   e.tbl,
+		InputFS: local.New(),
+		Store:   e.store,
+	}
+}
+
+// patterns is the From of a job reading glob: none for "" (pre-planned splits).
+func patterns(glob string) []string {
+	if glob == "" {
+		return nil
+	}
+	return []string{glob}
 }
 
 // state loads the store.

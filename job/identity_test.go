@@ -69,7 +69,7 @@ func TestLegacyJobWithoutTableIdentityResumes(t *testing.T) {
 func TestFailedPlanningLeavesNoStore(t *testing.T) {
 	e := newScEnv(t, parquetFiles(loadtest.Append(63, 1, 10)))
 	cfg := e.cfg(40, 1, nil)
-	cfg.From = path.Join(e.in, "nothing-*.parquet")
+	cfg.From = []string{path.Join(e.in, "nothing-*.parquet")}
 	if _, err := job.Run(context.Background(), cfg); err == nil {
 		t.Fatal("a glob matching nothing was loaded")
 	}

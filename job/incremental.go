@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/source"
-	"github.com/lakeload/lakeload/source/file"
+	"github.com/lakeload/lakeload/job/plan"
 )
 
 // Incremental loads (docs/protocol.md, "Incremental generations"): a finished job run with
@@ -40,44 +37,17 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if d.cfg.Splits != nil || d.cfg.InputFS == nil {
 		return false, fmt.Errorf("job %s: --incremental plans the input glob; it does not apply to pre-planned splits (Config.Splits)", d.cfg.Name)
 	}
-	planned, err := file.PlanWith(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.cfg.Mapping.Limits)
+	planned, err := plan.PlanFiles(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.cfg.Limits)
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
-	plan, err := PlanSplits(d.st)
+	pr, err := plan.Stored(d.st)
 	if err != nil {
 		return false, err
 	}
-	known := map[string]source.Split{} // path → a live (not dropped) split of it
-	dropped := d.st.Dropped()
-	for i, s := range plan {
-		if _, gone := slices.BinarySearch(dropped, i); !gone {
-			known[s.Path] = s
-		}
-	}
-	var fresh []source.Split
-	seen := map[string]bool{}
-	var changed []checkpoint.FileChange
-	for _, f := range planned {
-		seen[f.Path] = true
-		old, ok := known[f.Path]
-		if !ok {
-			cut, err := cutFile(ctx, d.cfg.InputFS, f, d.splitRows())
-			if err != nil {
-				return false, err
-			}
-			fresh = append(fresh, cut...)
-			continue
-		}
-		if old.ModTimeUnixNano != 0 && (old.Size != f.Size || old.ModTimeUnixNano != f.ModTimeUnixNano) {
-			changed = append(changed, checkpoint.FileChange{Path: f.Path, Change: "changed",
-				Detail: fmt.Sprintf("size %d→%d, mod time %d→%d", old.Size, f.Size, old.ModTimeUnixNano, f.ModTimeUnixNano)})
-		}
-	}
-	for _, p := range slices.Sorted(maps.Keys(known)) {
-		if !seen[p] {
-			changed = append(changed, checkpoint.FileChange{Path: p, Change: "gone"})
-		}
+	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr, d.st.Dropped(), d.splitRows())
+	if err != nil {
+		return false, err
 	}
 	for _, c := range changed {
 		d.cfg.Logger.Warn("input file already loaded by this job is "+c.Change+"; it is not loaded again (forget the job "+
@@ -87,11 +57,11 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if len(fresh) == 0 {
 		return false, nil
 	}
-	stored, err := encodeSplits(fresh)
+	stored, err := plan.EncodeSplits(fresh)
 	if err != nil {
 		return false, err
 	}
-	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(plan),
+	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(pr),
 		Splits: stored, FirstWindow: d.st.NextWindow(), Changed: changed, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteGeneration(ctx, g); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
@@ -144,6 +114,6 @@ func (d *driver) completeGeneration(ctx context.Context) error {
 		return fmt.Errorf("%w: generation %d of job %s names plan revision %d, the store has %d", checkpoint.ErrCorrupt, g.Generation, d.cfg.Name, g.Revision, have)
 	}
 	var err error
-	d.plan, err = PlanSplits(d.st)
+	d.plan, err = plan.Stored(d.st)
 	return err
 }

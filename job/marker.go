@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -48,7 +49,7 @@ func (d *driver) verifyMarker(ctx context.Context, ws checkpoint.WindowState, id
 		}
 		added = append(added, e.File.FileName)
 	}
-	msgs, err := Messages(at.Results...)
+	msgs, err := task.Messages(at.Results...)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package job
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
@@ -9,22 +8,6 @@ import (
 	"github.com/lakeload/lakeload/metrics"
 	"github.com/lakeload/lakeload/paimon/table"
 )
-
-type metricsKey struct{}
-
-// withMetrics carries the job's metrics to its tasks (nil: metrics off).
-func withMetrics(ctx context.Context, m *metrics.Load) context.Context {
-	if m == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, metricsKey{}, m)
-}
-
-// metricsOf returns the job's metrics, or nil (all its methods are no-ops on nil).
-func metricsOf(ctx context.Context) *metrics.Load {
-	m, _ := ctx.Value(metricsKey{}).(*metrics.Load)
-	return m
-}
 
 // recoveryLabel is the action label of a recovery action kind.
 func recoveryLabel(k checkpoint.ActionKind) string {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
@@ -24,30 +25,28 @@ import (
 // Dynamic-bucket tables: windows continue the HASH index staged before them, and the final commit
 // replaces the index of the replaced partitions (overwrite_dynamic.go).
 
-// overwrite tells whether this is an overwrite job.
-func (d *driver) overwrite() bool { return d.cfg.Overwrite != "" }
-
-// checkModes validates Overwrite and Incremental.
-func (c *Config) checkModes() error {
-	switch c.Overwrite {
-	case "", checkpoint.OverwritePartitions, checkpoint.OverwriteTable:
-	default:
-		return fmt.Errorf("job %s: overwrite mode %q: use %q (replace the partitions the input touches) or %q (replace the whole table)",
-			c.Name, c.Overwrite, checkpoint.OverwritePartitions, checkpoint.OverwriteTable)
-	}
-	if c.Overwrite != "" && c.Incremental {
-		return fmt.Errorf("job %s: --overwrite and --incremental cannot be combined: an overwrite replaces data once; load later files with a new overwrite job", c.Name)
-	}
-	if c.Overwrite != "" && len(c.RecomputeWindows) > 0 {
-		return fmt.Errorf("job %s: --recompute-window does not apply to an overwrite job (its windows are committed together); "+
-			"forget the job and run the overwrite again", c.Name)
-	}
-	return nil
+// overwriteMode is the mode of an overwrite job (Config.Overwrite).
+type overwriteMode struct {
+	*driver
+	// staged is the attempt per window that the recovery plan stages; windows of a dynamic-bucket
+	// table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
+	staged map[int64]int
 }
+
+func (d *overwriteMode) settle(ctx context.Context) error { return d.runOverwrite(ctx) }
+
+func (d *overwriteMode) endWindow(_ context.Context, ws checkpoint.WindowState, a int) error {
+	return d.stageWindow(ws, a) // overwrite jobs commit once, after the last window
+}
+
+func (d *overwriteMode) prepareTasks(tasks []task.Input) error { return d.attachOverwriteIndex(tasks) }
+
+// commitsWindows is false: the windows share the final OVERWRITE snapshot.
+func (*overwriteMode) commitsWindows() bool { return false }
 
 // stageWindow ends a window of an overwrite job: its attempt's results are stored and cover it
 // exactly; nothing is committed.
-func (d *driver) stageWindow(ws checkpoint.WindowState, a int) error {
+func (d *overwriteMode) stageWindow(ws checkpoint.WindowState, a int) error {
 	at, ok := ws.Attempt(a)
 	if !ok {
 		return fmt.Errorf("job: window %d has no attempt %d", ws.Window, a)
@@ -66,7 +65,7 @@ func (d *driver) stageWindow(ws checkpoint.WindowState, a int) error {
 
 // runOverwrite loads the remaining input as staged windows, then settles the job: publish the final
 // snapshot if it exists, else re-stage what is missing and commit it.
-func (d *driver) runOverwrite(ctx context.Context) error {
+func (d *overwriteMode) runOverwrite(ctx context.Context) error {
 	for _, ws := range d.st.Windows() {
 		d.reserve(ws.Assigned)
 	}
@@ -105,7 +104,7 @@ func (d *driver) runOverwrite(ctx context.Context) error {
 			return d.finish(ctx)
 		}
 		recomputed := false
-		d.owStaged = plan.Staged
+		d.staged = plan.Staged
 		for _, a := range plan.Actions {
 			if err := d.cfg.hook(ctx, PointRecoveryAction, a.Window); err != nil {
 				return err
@@ -142,19 +141,19 @@ func (d *driver) runOverwrite(ctx context.Context) error {
 }
 
 // finalQuery is the lookup key of the final OVERWRITE snapshot.
-func (d *driver) finalQuery(st checkpoint.State) table.CommitQuery {
+func (d *overwriteMode) finalQuery(st checkpoint.State) table.CommitQuery {
 	return table.CommitQuery{User: d.job.CommitUser, Identifier: checkpoint.OverwriteIdentifier(st), Kind: spec.CommitKindOverwrite}
 }
 
 // overwriteFloor is the snapshot id after which the final snapshot is looked up: the one seen when
 // the last window was assigned, or lower when the table was rolled back below it since.
-func (d *driver) overwriteFloor(ctx context.Context, st checkpoint.State) (int64, error) {
+func (d *overwriteMode) overwriteFloor(ctx context.Context, st checkpoint.State) (int64, error) {
 	seen, seenList := checkpoint.OverwriteFloor(st)
 	return d.t.Snapshots().FloorSince(ctx, seen, seenList)
 }
 
 // finalMarkers returns the job's OVERWRITE snapshots after the floor (checkpoint.OverwriteFloor).
-func (d *driver) finalMarkers(ctx context.Context, st checkpoint.State) ([]checkpoint.Marker, error) {
+func (d *overwriteMode) finalMarkers(ctx context.Context, st checkpoint.State) ([]checkpoint.Marker, error) {
 	floor, err := d.overwriteFloor(ctx, st)
 	if err != nil {
 		return nil, err
@@ -174,7 +173,7 @@ func (d *driver) finalMarkers(ctx context.Context, st checkpoint.State) ([]check
 // attempts hold no files — or files merged into no rows (overwrite_compact.go) — and nothing is to
 // be replaced, records the windows with snapshot 0). The
 // caller loops back to DecideOverwrite, which then finds the snapshot and publishes it.
-func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged map[int64]int) error {
+func (d *overwriteMode) commitFinal(ctx context.Context, st checkpoint.State, staged map[int64]int) error {
 	id := checkpoint.OverwriteIdentifier(st)
 	var msgs []table.CommitMessage
 	for _, ws := range st.Windows() {
@@ -182,7 +181,7 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 			continue
 		}
 		at, _ := ws.Attempt(staged[ws.Window])
-		m, err := Messages(at.Results...)
+		m, err := task.Messages(at.Results...)
 		if err != nil {
 			return err
 		}
@@ -282,7 +281,7 @@ func (d *driver) commitFinal(ctx context.Context, st checkpoint.State, staged ma
 
 // publishFinal verifies the final snapshot and records it for every window: committed, then published.
 // fresh: this run made the commit just now (the records are then not recovery actions).
-func (d *driver) publishFinal(ctx context.Context, plan checkpoint.OverwritePlan, fresh bool) error {
+func (d *overwriteMode) publishFinal(ctx context.Context, plan checkpoint.OverwritePlan, fresh bool) error {
 	if plan.Final > 0 {
 		if err := d.verifyFinal(ctx, plan.Final); err != nil {
 			return err
@@ -311,7 +310,7 @@ func (d *driver) publishFinal(ctx context.Context, plan checkpoint.OverwritePlan
 
 // verifyFinal checks that final snapshot id holds exactly what its properties name: the digest of the
 // named attempts, ADD entries equal to their files, DELETE entries only in replaced partitions.
-func (d *driver) verifyFinal(ctx context.Context, id int64) error {
+func (d *overwriteMode) verifyFinal(ctx context.Context, id int64) error {
 	stop := func(format string, args ...any) error {
 		return fmt.Errorf("%w: overwrite job %s: snapshot %d: %s (%w)", checkpoint.ErrStop, d.cfg.Name, id, fmt.Sprintf(format, args...), checkpoint.ErrCorrupt)
 	}
@@ -335,7 +334,7 @@ func (d *driver) verifyFinal(ctx context.Context, id int64) error {
 	for w, a := range attempts {
 		ws, _ := d.st.Window(w)
 		at, _ := ws.Attempt(a)
-		msgs, err := Messages(at.Results...)
+		msgs, err := task.Messages(at.Results...)
 		if err != nil {
 			return err
 		}

@@ -31,7 +31,7 @@ import (
 // merge into one sorted run at the table's highest level, and a function deleting those outputs
 // (call it only when the commit certainly did not land). Index changes are kept as they are.
 // Hook points: before-compact and inside-compact (outputs written), window = the final identifier.
-func (d *driver) mergeStaged(ctx context.Context, id int64, msgs []table.CommitMessage) (_ []table.CommitMessage, abort func(context.Context) error, err error) {
+func (d *overwriteMode) mergeStaged(ctx context.Context, id int64, msgs []table.CommitMessage) (_ []table.CommitMessage, abort func(context.Context) error, err error) {
 	if err := d.cfg.hook(ctx, PointBeforeCompact, id); err != nil {
 		return nil, nil, err
 	}
@@ -101,7 +101,7 @@ type bucketID struct {
 // staged files it merged: every added file lies in a (partition, bucket) that has staged files, at
 // the highest level, with sequence numbers within the staged ones', no more rows per bucket than
 // staged, and the files of a bucket form one sorted run (disjoint, ordered key ranges).
-func (d *driver) verifyMergedAdds(added []manifest.ManifestEntry, staged map[bucketID][]manifest.DataFileMeta) error {
+func (d *overwriteMode) verifyMergedAdds(added []manifest.ManifestEntry, staged map[bucketID][]manifest.DataFileMeta) error {
 	level, err := compact.MaxLevel(d.t)
 	if err != nil {
 		return err

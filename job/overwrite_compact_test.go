@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -194,29 +193,18 @@ func TestOverwriteHiddenLevel0CrashMatrix(t *testing.T) {
 				continue // table mode: the crash-free run above
 			}
 			w, final := res.Windows, res.Windows+1
-			crashes := map[string][]crashAt{
-				"before-commit":       {{PointBeforeCommit, final}},
-				"before-compact":      {{PointBeforeCompact, final}},
-				"inside-compact":      {{PointInsideCompact, final}},
-				"inside-commit":       {{PointInsideCommit, final}},
-				"snapshot-latest":     {{pointLatest, final}},
-				"after-commit":        {{PointAfterCommit, final}},
-				"before-publish-1":    {{PointBeforePublish, 1}},
-				"after-publish-1":     {{PointAfterPublish, 1}},
-				"before-publish-last": {{PointBeforePublish, w}},
-				"twice":               {{PointInsideCompact, final}, {PointAfterPublish, 2}},
-			}
-			for _, name := range slices.Sorted(maps.Keys(crashes)) {
-				t.Run(fmt.Sprintf("%s/%s", fx.Name, name), func(t *testing.T) {
-					t.Parallel()
-					e := newHiddenOwEnv(t, fx, mode)
-					e.crashAndResume(t, crashes[name], func() { e.checkJavaStates(t, java, &javaMu) })
-					e.checkOverwriteFinished(t)
-					e.checkMergedOverwrite(t)
-					e.checkVisibleStates(t)
-					e.checkJavaStates(t, java, &javaMu)
-				})
-			}
+			crashes := overwriteCrashes(w, final, "before-commit", "before-compact", "inside-compact", "inside-commit",
+				"snapshot-latest", "after-commit", "before-publish-1", "after-publish-1", "before-publish-last")
+			// Here "twice" crashes the merge of the staged files, then a publish.
+			crashes["twice"] = []crashAt{{PointInsideCompact, final}, {PointAfterPublish, 2}}
+			runCrashCases(t, fx.Name+"/", crashes, func(t *testing.T, _ string, crashes []crashAt) {
+				e := newHiddenOwEnv(t, fx, mode)
+				e.crashAndResume(t, crashes, func() { e.checkJavaStates(t, java, &javaMu) })
+				e.checkOverwriteFinished(t)
+				e.checkMergedOverwrite(t)
+				e.checkVisibleStates(t)
+				e.checkJavaStates(t, java, &javaMu)
+			})
 		}
 	}
 }

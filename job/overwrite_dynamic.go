@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
-	"github.com/lakeload/lakeload/paimon/write"
 )
 
 // Overwrite jobs on dynamic-bucket tables (bucket = -1; docs/protocol.md, "Overwrite jobs"). The
@@ -34,23 +34,6 @@ import (
 //     bucket), the chain's last HASH file (finalIndexMessages), and package commit deletes every
 //     live index entry of the replaced partitions (or of the table).
 
-// OverwriteIndex is the index state an overwrite job's window continues (TaskInput.OverwriteIndex):
-// the staged index chain of the windows before it.
-type OverwriteIndex struct {
-	// Files are the HASH index files of the chain, at most one per (partition, bucket).
-	Files []manifest.IndexManifestEntry `json:"files,omitempty"`
-}
-
-// writeOptions returns the writer options of task in: an overwrite window of a dynamic-bucket table
-// assigns keys from its staged index chain.
-func writeOptions(in TaskInput) write.Options {
-	o := write.Options{CompactsBeforePublish: true} // the driver compacts before publishing (compact.go)
-	if in.OverwriteIndex != nil {
-		o.Overwrite, o.OverwriteIndex = true, in.OverwriteIndex.Files
-	}
-	return o
-}
-
 // slotKey is one (partition, bucket).
 type slotKey struct {
 	part   string
@@ -62,7 +45,7 @@ type slotKey struct {
 type indexChain map[slotKey]manifest.IndexManifestEntry
 
 func (c indexChain) add(at checkpoint.AttemptState) error {
-	msgs, err := Messages(at.Results...)
+	msgs, err := task.Messages(at.Results...)
 	if err != nil {
 		return err
 	}
@@ -139,55 +122,18 @@ func chainBefore(st checkpoint.State, chosen map[int64]int, w int64) (indexChain
 
 // attachOverwriteIndex gives the tasks of an overwrite window of a dynamic-bucket table the staged
 // index chain of the windows before theirs.
-func (d *driver) attachOverwriteIndex(tasks []TaskInput) error {
-	if !d.overwrite() || !dynamicBucket(d.t) {
+func (d *overwriteMode) attachOverwriteIndex(tasks []task.Input) error {
+	if !dynamicBucket(d.t) {
 		return nil
 	}
 	for i := range tasks {
-		c, err := chainBefore(d.st, d.owStaged, tasks[i].Window)
+		c, err := chainBefore(d.st, d.staged, tasks[i].Window)
 		if err != nil {
 			return err
 		}
-		tasks[i].OverwriteIndex = &OverwriteIndex{Files: c.files()}
+		tasks[i].OverwriteIndex = &task.OverwriteIndex{Files: c.files()}
 	}
 	return nil
-}
-
-// recordIndexBase adds to msgs, for every partition they write, the deletion of each base HASH file
-// of that partition that the writer did not replace, so that the stored result names its whole base
-// (see the comment at the top of this file). Nil base: msgs unchanged.
-func recordIndexBase(msgs []table.CommitMessage, base *OverwriteIndex) []table.CommitMessage {
-	if base == nil {
-		return msgs
-	}
-	written := map[string]int32{} // partition → TotalBuckets of its messages
-	named := map[string]bool{}
-	pos := map[slotKey]int{}
-	for i, m := range msgs {
-		if len(m.NewFiles) > 0 || len(m.NewIndexFiles) > 0 {
-			written[string(m.Partition)] = m.TotalBuckets
-		}
-		for _, e := range m.DeletedIndexFiles {
-			named[e.FileName] = true
-		}
-		pos[slotKey{string(m.Partition), m.Bucket}] = i
-	}
-	for _, e := range base.Files {
-		total, ok := written[string(e.Partition)]
-		if !ok || named[e.FileName] {
-			continue
-		}
-		k := slotKey{string(e.Partition), e.Bucket}
-		i, ok := pos[k]
-		if !ok {
-			i = len(msgs)
-			pos[k] = i
-			msgs = append(msgs, table.CommitMessage{Partition: e.Partition, Bucket: e.Bucket, TotalBuckets: total})
-		}
-		e.Kind = manifest.Delete
-		msgs[i].DeletedIndexFiles = append(msgs[i].DeletedIndexFiles, e)
-	}
-	return msgs
 }
 
 // inconsistentWindow returns the first live window whose chosen attempt was computed from another
@@ -202,7 +148,7 @@ func inconsistentWindow(st checkpoint.State, chosen map[int64]int) (int64, strin
 		if !ok {
 			continue
 		}
-		msgs, err := Messages(at.Results...)
+		msgs, err := task.Messages(at.Results...)
 		if err != nil {
 			return 0, "", err
 		}
@@ -244,7 +190,7 @@ func inconsistentWindow(st checkpoint.State, chosen map[int64]int) (int64, strin
 // restageInconsistent recomputes, as a new attempt, the first window whose staged index base no
 // longer matches the windows before it (dynamic-bucket tables only); it reports whether it did, and
 // the caller then decides again.
-func (d *driver) restageInconsistent(ctx context.Context, st checkpoint.State, staged map[int64]int) (bool, error) {
+func (d *overwriteMode) restageInconsistent(ctx context.Context, st checkpoint.State, staged map[int64]int) (bool, error) {
 	if !dynamicBucket(d.t) {
 		return false, nil
 	}
@@ -262,12 +208,12 @@ func (d *driver) restageInconsistent(ctx context.Context, st checkpoint.State, s
 	if err := d.store.WriteAttemptStart(ctx, checkpoint.AttemptStart{Window: w, Attempt: next, Reason: reason, Created: d.cfg.Now().UTC()}); err != nil {
 		return false, raced(err, w, fmt.Sprintf("attempt %d", next))
 	}
-	d.owStaged = maps.Clone(staged)
-	delete(d.owStaged, w)
+	d.staged = maps.Clone(staged)
+	delete(d.staged, w)
 	if err := d.runWindow(ctx, ws.Assigned, next); err != nil {
 		return false, err
 	}
-	again, why, err := inconsistentWindow(d.st, d.owStaged)
+	again, why, err := inconsistentWindow(d.st, d.staged)
 	if err != nil {
 		return false, err
 	}
@@ -314,7 +260,7 @@ func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.
 // overwrite job that has no attempt covering it exactly (a run stopped while writing it): the
 // windows after it continue its HASH files, so staging them first spares recomputing every later
 // window that writes the same partitions.
-func (d *driver) restageUnfinished(ctx context.Context) error {
+func (d *overwriteMode) restageUnfinished(ctx context.Context) error {
 	if !dynamicBucket(d.t) {
 		return nil
 	}
@@ -345,7 +291,7 @@ func (d *driver) restageUnfinished(ctx context.Context) error {
 // verifyFinalIndex checks, for a dynamic-bucket table, that final snapshot s holds the staged index
 // chain of the attempts it names: each chain HASH file is live, and no other HASH file is live in a
 // partition the chain covers (the replaced partitions' old index is gone).
-func (d *driver) verifyFinalIndex(ctx context.Context, s *spec.Snapshot, attempts map[int64]int) error {
+func (d *overwriteMode) verifyFinalIndex(ctx context.Context, s *spec.Snapshot, attempts map[int64]int) error {
 	if !dynamicBucket(d.t) {
 		return nil
 	}

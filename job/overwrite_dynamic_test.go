@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"maps"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -160,32 +158,20 @@ func TestOverwriteDynamicBucketCrashMatrix(t *testing.T) {
 		ref.checkVisibleStates(t)
 		ref.checkDynamicIndex(t)
 		w, final := res.Windows, res.Windows+1
-		crashes := map[string][]crashAt{
-			"assigned":            {{PointAssigned, 2}},
-			"task-written":        {{PointTaskWritten, 2}},
-			"result-stored":       {{PointResultStored, w}},
-			"before-commit":       {{PointBeforeCommit, final}},
-			"inside-commit":       {{PointInsideCommit, final}},
-			"snapshot-latest":     {{pointLatest, final}},
-			"after-commit":        {{PointAfterCommit, final}},
-			"before-publish-last": {{PointBeforePublish, w}},
-			"twice":               {{PointTaskWritten, 1}, {PointInsideCommit, final}, {PointAfterPublish, 2}},
-		}
+		crashes := overwriteCrashes(w, final, "assigned", "task-written", "result-stored", "before-commit",
+			"inside-commit", "snapshot-latest", "after-commit", "before-publish-last", "twice")
 		var oracleOnce sync.Once
-		for _, name := range slices.Sorted(maps.Keys(crashes)) {
-			t.Run(mode+"/"+name, func(t *testing.T) {
-				t.Parallel()
-				e := newOwDynEnv(t, mode)
-				cfg := e.crashAndResume(t, crashes[name], nil)
-				e.checkOverwriteFinished(t)
-				e.checkVisibleStates(t)
-				e.checkDynamicIndex(t)
-				e.checkAlreadyDone(t, cfg)
-				if name == "snapshot-latest" {
-					oracleOnce.Do(func() { e.checkOracles(t) })
-				}
-			})
-		}
+		runCrashCases(t, mode+"/", crashes, func(t *testing.T, name string, crashes []crashAt) {
+			e := newOwDynEnv(t, mode)
+			cfg := e.crashAndResume(t, crashes, nil)
+			e.checkOverwriteFinished(t)
+			e.checkVisibleStates(t)
+			e.checkDynamicIndex(t)
+			e.checkAlreadyDone(t, cfg)
+			if name == "snapshot-latest" {
+				oracleOnce.Do(func() { e.checkOracles(t) })
+			}
+		})
 	}
 }
 

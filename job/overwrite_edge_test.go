@@ -65,7 +65,7 @@ func edgeEnv(t *testing.T, name string, old []loadtest.Row, mode string, newFile
 	newFx := edgeFixture(name, true, newFiles...)
 	e.store = checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/ow-store")
 	cfg := e.config(1) // a window per input file
-	cfg.Name, cfg.From, cfg.Overwrite = "ow-"+name, newFx.WriteInputs(t, loadtest.TempDir(t)), mode
+	cfg.Name, cfg.From, cfg.Overwrite = "ow-"+name, []string{newFx.WriteInputs(t, loadtest.TempDir(t))}, mode
 	return e, cfg
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -14,6 +16,51 @@ import (
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
+
+// overwriteCrashes returns the named cases of an overwrite crash matrix (names given) whose load has
+// w windows and whose final commit is window final: per-window points in window 2 (result-stored in
+// the last window), commit points at the final commit, publish points in the first and last window.
+// The three matrices draw their cases from this one table, so a scenario name means the same crash
+// in each of them.
+func overwriteCrashes(w, final int64, names ...string) map[string][]crashAt {
+	all := map[string][]crashAt{
+		"planned":             {{PointPlanned, 0}},
+		"assigned":            {{PointAssigned, 2}},
+		"task-written":        {{PointTaskWritten, 2}},
+		"result-stored":       {{PointResultStored, w}},
+		"before-commit":       {{PointBeforeCommit, final}},
+		"before-compact":      {{PointBeforeCompact, final}},
+		"inside-compact":      {{PointInsideCompact, final}},
+		"inside-commit":       {{PointInsideCommit, final}},
+		"snapshot-latest":     {{pointLatest, final}},
+		"after-commit":        {{PointAfterCommit, final}},
+		"before-publish-1":    {{PointBeforePublish, 1}},
+		"after-publish-1":     {{PointAfterPublish, 1}},
+		"before-publish-last": {{PointBeforePublish, w}},
+		"recovery-action":     {{PointAfterCommit, final}, {PointRecoveryAction, 2}},
+		"twice":               {{PointTaskWritten, 1}, {PointInsideCommit, final}, {PointAfterPublish, 2}},
+	}
+	out := make(map[string][]crashAt, len(names))
+	for _, n := range names {
+		c, ok := all[n]
+		if !ok {
+			panic("overwriteCrashes: no crash case " + n)
+		}
+		out[n] = c
+	}
+	return out
+}
+
+// runCrashCases runs one parallel subtest per case, named prefix+name, in name order.
+func runCrashCases(t *testing.T, prefix string, cases map[string][]crashAt, run func(t *testing.T, name string, crashes []crashAt)) {
+	t.Helper()
+	for _, name := range slices.Sorted(maps.Keys(cases)) {
+		t.Run(prefix+name, func(t *testing.T) {
+			t.Parallel()
+			run(t, name, cases[name])
+		})
+	}
+}
 
 // runUncrashed runs e's overwrite job to the end without a crash (what names the case in failures),
 // requires ≥ 3 windows and an overwrite snapshot, and returns the result.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -110,7 +109,7 @@ func (e *owEnv) setModel(t testing.TB, fx loadtest.Fixture, newRows []string) {
 
 func (e *owEnv) owConfig() Config {
 	c := e.config(30) // a window per input file
-	c.Name, c.From, c.Overwrite = "ow-"+e.fx.Name, e.newGlob, e.mode
+	c.Name, c.From, c.Overwrite = "ow-"+e.fx.Name, []string{e.newGlob}, e.mode
 	return c
 }
 
@@ -240,35 +239,20 @@ func TestOverwriteCrashMatrix(t *testing.T) {
 			ref.checkOverwriteFinished(t)
 			ref.checkVisibleStates(t)
 			w, final := res.Windows, res.Windows+1
-			crashes := map[string][]crashAt{
-				"planned":             {{PointPlanned, 0}},
-				"assigned":            {{PointAssigned, 2}},
-				"task-written":        {{PointTaskWritten, 2}},
-				"result-stored":       {{PointResultStored, w}},
-				"before-commit":       {{PointBeforeCommit, final}},
-				"inside-commit":       {{PointInsideCommit, final}},
-				"snapshot-latest":     {{pointLatest, final}},
-				"after-commit":        {{PointAfterCommit, final}},
-				"before-publish-1":    {{PointBeforePublish, 1}},
-				"after-publish-1":     {{PointAfterPublish, 1}},
-				"before-publish-last": {{PointBeforePublish, w}},
-				"recovery-action":     {{PointAfterCommit, final}, {PointRecoveryAction, 2}},
-				"twice":               {{PointTaskWritten, 1}, {PointInsideCommit, final}, {PointAfterPublish, 2}},
-			}
+			crashes := overwriteCrashes(w, final, "planned", "assigned", "task-written", "result-stored", "before-commit",
+				"inside-commit", "snapshot-latest", "after-commit", "before-publish-1", "after-publish-1",
+				"before-publish-last", "recovery-action", "twice")
 			var oracleOnce sync.Once
-			for _, name := range slices.Sorted(maps.Keys(crashes)) {
-				t.Run(fmt.Sprintf("%s/%s/%s", fx.Name, mode, name), func(t *testing.T) {
-					t.Parallel()
-					e := newOwEnv(t, fx, mode)
-					cfg := e.crashAndResume(t, crashes[name], nil)
-					e.checkOverwriteFinished(t)
-					e.checkVisibleStates(t)
-					e.checkAlreadyDone(t, cfg)
-					if name == "snapshot-latest" {
-						oracleOnce.Do(func() { e.checkOracles(t) })
-					}
-				})
-			}
+			runCrashCases(t, fx.Name+"/"+mode+"/", crashes, func(t *testing.T, name string, crashes []crashAt) {
+				e := newOwEnv(t, fx, mode)
+				cfg := e.crashAndResume(t, crashes, nil)
+				e.checkOverwriteFinished(t)
+				e.checkVisibleStates(t)
+				e.checkAlreadyDone(t, cfg)
+				if name == "snapshot-latest" {
+					oracleOnce.Do(func() { e.checkOracles(t) })
+				}
+			})
 		}
 	}
 }

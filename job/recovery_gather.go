@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -68,7 +69,7 @@ func gatherTableView(ctx context.Context, st checkpoint.State, snaps snapshotLoo
 			if checkpoint.CheckCover(ws.Assigned.Splits, at.Results).Status != checkpoint.CoverExact {
 				continue
 			}
-			msgs, err := Messages(at.Results...)
+			msgs, err := task.Messages(at.Results...)
 			if err != nil {
 				return tv, err
 			}

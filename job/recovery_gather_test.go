@@ -11,6 +11,8 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/mem"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -28,14 +30,14 @@ func gatherState(t *testing.T) (checkpoint.State, checkpoint.JobRecord) {
 	for i := range 6 {
 		splits = append(splits, source.Split{Path: fmt.Sprintf("/in/f%d.parquet", i), Format: source.FormatParquet, Size: 9, RowCount: 10})
 	}
-	plan, err := encodeSplits(splits)
+	stored, err := plan.EncodeSplits(splits)
 	must(t, err)
-	rs := checkpoint.Records{Job: &job, Plan: &checkpoint.PlanRecord{Splits: plan}}
-	result := func(w int64, a int, task string, split int) {
-		msgs, err := encodeMessages([]table.CommitMessage{{Partition: []byte{0, 0, 0, 0}, TotalBuckets: 1,
-			NewFiles: []manifest.DataFileMeta{{FileName: fmt.Sprintf("data-w%d-a%d-%s.parquet", w, a, task), FileSize: 1, RowCount: 10}}}})
+	rs := checkpoint.Records{Job: &job, Plan: &checkpoint.PlanRecord{Splits: stored}}
+	result := func(w int64, a int, id string, split int) {
+		msgs, err := task.EncodeMessages([]table.CommitMessage{{Partition: []byte{0, 0, 0, 0}, TotalBuckets: 1,
+			NewFiles: []manifest.DataFileMeta{{FileName: fmt.Sprintf("data-w%d-a%d-%s.parquet", w, a, id), FileSize: 1, RowCount: 10}}}})
 		must(t, err)
-		r := checkpoint.TaskResult{Window: w, Attempt: a, TaskID: task, Messages: msgs, Splits: []int{split}, Rows: 10}
+		r := checkpoint.TaskResult{Window: w, Attempt: a, TaskID: id, Messages: msgs, Splits: []int{split}, Rows: 10}
 		r.Digest = mustGet(checkpoint.ResultDigest(r))
 		rs.Results = append(rs.Results, r)
 	}

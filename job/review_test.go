@@ -84,8 +84,12 @@ func TestReviewBackgroundCompactionAcrossSchemaEvolution(t *testing.T) {
 	released := make(chan struct{})
 	var once sync.Once
 	blocked := atomic.Bool{}
-	cfg := Config{Name: "evo", Table: tbl, InputFS: local.New(), From: filepath.Join(in, "a*.jsonl"),
-		Store: checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store"), CommitRows: 1, Parallelism: 1, EvolveSchema: EvolveAddColumns}
+	cfg := Config{
+		Spec:    Spec{Name: "evo", Input: Input{From: []string{filepath.Join(in, "a*.jsonl")}}, CommitRows: 1, Parallelism: 1, EvolveSchema: EvolveAddColumns},
+		Table:   tbl,
+		InputFS: local.New(),
+		Store:   checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store"),
+	}
 	cfg.Hook = func(p string, w int64) error {
 		switch {
 		case p == PointBeforeCompact && w == 2:
@@ -132,8 +136,12 @@ func TestReviewBackgroundCompactionAfterForeignSchemaChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	var foreignErr error
-	cfg := Config{Name: "evo", Table: tbl, InputFS: local.New(), From: filepath.Join(in, "a*.jsonl"),
-		Store: checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store"), CommitRows: 1, Parallelism: 1}
+	cfg := Config{
+		Spec:    Spec{Name: "evo", Input: Input{From: []string{filepath.Join(in, "a*.jsonl")}}, CommitRows: 1, Parallelism: 1},
+		Table:   tbl,
+		InputFS: local.New(),
+		Store:   checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store"),
+	}
 	started := false
 	cfg.Hook = func(p string, w int64) error {
 		if p == PointBeforeCompact && w == 2 && !started {

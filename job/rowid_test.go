@@ -14,6 +14,8 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/source"
 	"github.com/lakeload/lakeload/source/file"
 )
@@ -259,13 +261,13 @@ func TestRowIDColumnMustBeAnIntegerOrStringColumn(t *testing.T) {
 	fx.Create(t, wh)
 	tbl := fx.Open(t, wh, local.New())
 	for col, want := range map[string]string{"score": "has type DOUBLE", "nope": "not a column of the table", "tag": "", "id": ""} {
-		_, err := idColumnIndex(tbl.Schema, col)
+		_, err := task.IDColumnIndex(tbl.Schema, col)
 		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
 			t.Errorf("id column %q: %v, want %q", col, err, want)
 		}
 	}
 	store := checkpoint.NewStore(local.New(), loadtest.TempDir(t)+"/store")
-	_, err := Run(context.Background(), Config{Name: "j", Table: tbl, Store: store, InputFS: local.New(), From: wh + "/none-*", IDColumn: "score"})
+	_, err := Run(context.Background(), Config{Spec: Spec{Name: "j", Input: Input{From: []string{wh + "/none-*"}}, IDColumn: "score"}, Table: tbl, Store: store, InputFS: local.New()})
 	if err == nil || !strings.Contains(err.Error(), `id column "score"`) {
 		t.Fatalf("run with a DOUBLE id column: %v", err)
 	}
@@ -285,13 +287,13 @@ func TestRowIDTaskSkipsPublishedIDs(t *testing.T) {
 	dir := loadtest.TempDir(t)
 	glob := fx.WriteInputs(t, dir)
 	e := newLoadEnv(t, fx, glob)
-	splits, err := planInput(context.Background(), local.New(), glob, "", 1024, source.Limits{})
+	splits, err := plan.Input(context.Background(), local.New(), []string{glob}, "", 1024, source.Limits{})
 	if err != nil || len(splits) != 2 {
 		t.Fatalf("plan: %d splits, %v", len(splits), err)
 	}
-	in := TaskInput{Window: 2, Attempt: 1, Splits: []SplitInWindow{{Index: 0, Split: splits[0], FirstSeq: 100}, {Index: 1, Split: splits[1], FirstSeq: 200}}}
+	in := task.Input{Window: 2, Attempt: 1, Splits: []task.SplitInWindow{{Index: 0, Split: splits[0], FirstSeq: 100}, {Index: 1, Split: splits[1], FirstSeq: 200}}}
 	skip := map[string]int64{"0": 1, "3": 1, "4": 1, "19": 1}
-	out, err := runTask(context.Background(), file.Source{FS: local.New()}, e.tbl, in, source.MappingOptions{}, nil, &idFilter{col: 0, published: skip})
+	out, err := task.Write(context.Background(), task.Writing{Source: file.Source{FS: local.New()}, Table: e.tbl, IDs: task.NewIDFilter(0, skip), SplitTasks: true}, in)
 	if err != nil {
 		t.Fatal(err)
 	}

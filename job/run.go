@@ -13,6 +13,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -34,7 +36,7 @@ type Result struct {
 	RowsQuarantined  int64 // input rows left out by this run (BadRowsQuarantine), in windows it published
 	Windows          int64 // windows of the job in all
 	LastSnapshotID   int64
-	DryRun           *DryRunReport // set by a dry run, which writes nothing
+	DryRun           *plan.DryRunReport // set by a dry run, which writes nothing
 	// Incremental jobs: the job's current generation, the new files this run planned as generations,
 	// and loaded files found changed or gone (reported, not reloaded).
 	Generation int
@@ -50,33 +52,23 @@ type Result struct {
 // driver holds the state of one run.
 type driver struct {
 	cfg     Config
+	mode    mode // what kind of job: append or overwrite (mode.go)
 	t       *table.Table
 	store   *checkpoint.Store
 	job     checkpoint.JobRecord
 	plan    []source.Split
 	st      checkpoint.State
 	res     Result
-	lastSeq int64 // highest sequence number reserved so far (base of the last window + span − 1)
-	// tableMax is the highest sequence number in the table as of snapshot tableMaxAt (-1: not read yet).
-	tableMax, tableMaxAt int64
-	started              time.Time
-	rows                 int64
-	// Row-id mode: the id column's position, and the ids published so far (id → window) with the
-	// windows they were gathered from.
-	idCol   int
-	pubIDs  map[string]int64
-	pubFrom map[int64]bool
-	filter  *idFilter // the running window's filter (nil when row-id mode is off)
+	seq     sequences // the sequence numbers reserved and seen (seqreserve.go)
+	ids     rowIDs    // row-id mode (rowid.go)
+	started time.Time
+	rows    int64
 	// indexRecomputes counts recomputes after a dynamic-bucket index conflict per window (dynamic_bucket.go).
 	indexRecomputes map[int64]int
 	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
 	// window's lookups after its snapshotSeen are protected from expiry by the pin set at assignment.
 	pinned bool
 	comp   *compactor // compaction during the load (compact.go); nil until a window needs it
-	// owStaged is the attempt per window that an overwrite job's recovery plan stages; windows of a
-	// dynamic-bucket table recomputed under it continue those attempts' HASH files (overwrite_dynamic.go).
-	owStaged map[int64]int
-	seqRes   *seqReserver // the table's sequence-range reservations (seqreserve.go); nil until the first assignment
 	// leaseToken is the token of the lease this run holds; fences check that the lease is still it.
 	leaseToken string
 	planned    []source.Split // the input planned before the lease of a job without a plan (planBeforeLease)
@@ -87,14 +79,12 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return Result{}, err
 	}
-	if err := cfg.checkModes(); err != nil {
-		return Result{}, err
-	}
-	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(), tableMax: -1, tableMaxAt: -1, idCol: -1}
-	ctx = withMetrics(ctx, cfg.Metrics)
+	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(),
+		seq: sequences{tableMax: -1, tableMaxAt: -1}, ids: rowIDs{col: -1}}
+	d.mode = newMode(d)
 	if cfg.IDColumn != "" {
 		var err error
-		if d.idCol, err = idColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
+		if d.ids.col, err = task.IDColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
 			return Result{}, err
 		}
 	}
@@ -169,25 +159,10 @@ func (d *driver) run(ctx context.Context) error {
 				return nil
 			}
 		}
-		if d.overwrite() {
-			return d.runOverwrite(ctx)
+		if err := d.mode.settle(ctx); err != nil || d.res.Bounded || !d.cfg.Incremental {
+			return err // overwrite jobs are never incremental (checkModes)
 		}
-		remaining, next, err := d.recover(ctx)
-		if err != nil {
-			return err
-		}
-		if err := d.load(ctx, remaining, next); errors.Is(err, errBounded) {
-			d.res.Bounded, d.res.Windows = true, int64(len(d.st.Windows())) // segment.go
-			return nil
-		} else if err != nil {
-			return err
-		}
-		if err := d.finish(ctx); err != nil {
-			return err
-		}
-		if !d.cfg.Incremental {
-			return nil
-		}
+		var err error
 		if d.st, err = d.store.Load(ctx); err != nil {
 			return err
 		}
@@ -289,11 +264,14 @@ func (d *driver) open(ctx context.Context) error {
 	if hasJob {
 		// The plan is fixed when the job is created; its files are checked one by one below.
 		run.InputFingerprint = job.InputFingerprint
+		if _, ok := job.Options["time-zone"]; !ok && run.Options["time-zone"] == time.UTC.String() {
+			delete(run.Options, "time-zone") // a library job created without a zone (nil read as UTC)
+		}
 		if err := job.Compatible(run); err != nil {
 			return err
 		}
 	}
-	plan, hasPlan := st.Plan()
+	pr, hasPlan := st.Plan()
 	if !hasPlan {
 		splits := d.planned // planBeforeLease
 		if splits == nil {
@@ -303,7 +281,7 @@ func (d *driver) open(ctx context.Context) error {
 		}
 		if !hasJob {
 			run.CommitUser = "lakeload-" + uuid.NewString()
-			run.InputFingerprint = fingerprint(splits)
+			run.InputFingerprint = plan.Fingerprint(splits)
 			if err := d.store.WriteJob(ctx, run); err != nil {
 				if errors.Is(err, fileio.ErrExist) {
 					return fmt.Errorf("another runner created this job at the same time (%w); run again to resume", err)
@@ -312,7 +290,7 @@ func (d *driver) open(ctx context.Context) error {
 			}
 			job = run
 		}
-		stored, err := encodeSplits(splits)
+		stored, err := plan.EncodeSplits(splits)
 		if err != nil {
 			return err
 		}
@@ -322,12 +300,12 @@ func (d *driver) open(ctx context.Context) error {
 		if st, err = d.store.Load(ctx); err != nil {
 			return err
 		}
-		plan, _ = st.Plan()
+		pr, _ = st.Plan()
 		if err := d.cfg.hook(ctx, PointPlanned, 0); err != nil {
 			return err
 		}
 	}
-	if d.plan, err = decodeSplits(plan.Splits); err != nil {
+	if d.plan, err = plan.DecodeSplits(pr.Splits); err != nil {
 		return err
 	}
 	d.job, d.st = job, st
@@ -343,14 +321,14 @@ func (d *driver) open(ctx context.Context) error {
 			assigned = append(assigned, ws.Assigned.Splits...)
 		}
 	}
-	return checkFingerprints(ctx, d.cfg.InputFS, d.plan, assigned)
+	return plan.CheckFingerprints(ctx, d.cfg.InputFS, d.plan, assigned)
 }
 
 // resultOptions are the options that change what a job writes; a resumed run must use the same.
 func (d *driver) resultOptions() map[string]string {
-	m := d.cfg.Mapping
+	m := d.cfg.mapping
 	o := map[string]string{"format": d.cfg.Format, "op-column": m.OpColumn,
-		"ignore-extra-columns": strconv.FormatBool(m.IgnoreExtra), "from": d.cfg.From}
+		"ignore-extra-columns": strconv.FormatBool(m.IgnoreExtra), "from": d.cfg.fromOption()}
 	if d.cfg.IDColumn != "" {
 		o["id-column"] = d.cfg.IDColumn // absent when off, so jobs created before row-id mode still resume
 	}
@@ -471,9 +449,9 @@ func (d *driver) missingFiles(ctx context.Context, msgs []table.CommitMessage) (
 func (d *driver) reserve(a checkpoint.Assigned) {
 	var n int64
 	for _, i := range a.Splits {
-		n += span(d.plan[i])
+		n += plan.Span(d.plan[i])
 	}
-	d.lastSeq = max(d.lastSeq, a.SequenceBase+n-1)
+	d.seq.last = max(d.seq.last, a.SequenceBase+n-1)
 }
 
 // load assigns the remaining splits to windows in input order and runs each window to publication.
@@ -490,7 +468,7 @@ func (d *driver) load(ctx context.Context, remaining []int, next int64) error {
 		rest := remaining
 		for len(rest) > 0 && (len(take) == 0 || rows < rowsPerWindow) {
 			take = append(take, rest[0])
-			rows += EstimatedRows(d.plan[rest[0]])
+			rows += plan.EstimatedRows(d.plan[rest[0]])
 			rest = rest[1:]
 		}
 		revised, err := d.replan(ctx, take)
@@ -539,7 +517,7 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 			return checkpoint.Assigned{}, err
 		}
 	}
-	if d.idCol >= 0 {
+	if d.ids.col >= 0 {
 		// One extra read of the id column per window: duplicates are found before anything is written.
 		if err := d.checkWindowIDs(ctx, w, splits); err != nil {
 			return checkpoint.Assigned{}, err
@@ -574,7 +552,7 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 func (d *driver) latestPinned(ctx context.Context) (*spec.Snapshot, error) {
 	for {
 		latest, err := d.t.Snapshots().Latest(ctx)
-		if err != nil || (d.pinned && !d.overwrite()) {
+		if err != nil || (d.pinned && d.mode.commitsWindows()) {
 			return latest, err
 		}
 		var seen int64
@@ -602,22 +580,22 @@ func (d *driver) latestPinned(ctx context.Context) (*spec.Snapshot, error) {
 // from the delta manifests of the snapshots committed since (foreign writers included), so a long
 // job does not reread the whole table for every window.
 func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) error {
-	if d.tableMaxAt < 0 {
+	if d.seq.tableMaxAt < 0 {
 		live, err := d.t.LiveFiles(ctx, latest)
 		if err != nil {
 			return err
 		}
 		for _, e := range live {
-			d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
+			d.seq.tableMax = max(d.seq.tableMax, e.File.MaxSequenceNumber)
 		}
-		d.tableMaxAt = latest.ID
+		d.seq.tableMaxAt = latest.ID
 		return nil
 	}
 	snaps := d.t.Snapshots()
-	for id := d.tableMaxAt + 1; id <= latest.ID; id++ {
+	for id := d.seq.tableMaxAt + 1; id <= latest.ID; id++ {
 		s, err := snaps.Get(ctx, id)
 		if errors.Is(err, fileio.ErrNotExist) {
-			d.tableMaxAt = -1 // expired meanwhile: read the live files instead
+			d.seq.tableMaxAt = -1 // expired meanwhile: read the live files instead
 			return d.refreshTableMax(ctx, latest)
 		}
 		if err != nil {
@@ -627,10 +605,10 @@ func (d *driver) refreshTableMax(ctx context.Context, latest *spec.Snapshot) err
 			if err != nil {
 				return err
 			}
-			d.tableMax = max(d.tableMax, e.File.MaxSequenceNumber)
+			d.seq.tableMax = max(d.seq.tableMax, e.File.MaxSequenceNumber)
 		}
 	}
-	d.tableMaxAt = latest.ID
+	d.seq.tableMaxAt = latest.ID
 	return nil
 }
 
@@ -663,7 +641,7 @@ func (d *driver) planSplits(ctx context.Context) ([]source.Split, error) {
 	if d.cfg.Splits != nil {
 		return d.cfg.Splits, nil
 	}
-	splits, err := planInput(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Mapping.Limits)
+	splits, err := plan.Input(ctx, d.cfg.InputFS, d.cfg.From, d.cfg.Format, d.splitRows(), d.cfg.Limits)
 	if err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) {
@@ -683,10 +661,15 @@ func (d *driver) splitRows() int64 {
 // unless takeover), releases the job's snapshot pin and records the job as aborted. Windows already
 // committed stay in the table; a later Run of the job refuses to continue.
 func Abort(ctx context.Context, t *table.Table, store *checkpoint.Store, name string, takeover bool) error {
-	d := &driver{cfg: Config{Name: name, Table: t, Store: store, Takeover: takeover}, t: t, store: store}
-	if err := d.cfg.defaults(); err != nil {
-		return err
+	d := &driver{cfg: Config{Spec: Spec{Name: name, Takeover: takeover}, Table: t, Store: store}, t: t, store: store}
+	d.mode = newMode(d)
+	if err := CheckName(name); err != nil {
+		return specError{fmt.Errorf("--job: %w", err)}
 	}
+	if t == nil || store == nil {
+		return fmt.Errorf("job: table and checkpoint store are required")
+	}
+	d.cfg.fill()
 	// Taking the lease creates the store: look for the job first, so aborting an unknown job creates nothing.
 	if st, err := store.Load(ctx); err != nil {
 		return err
@@ -736,7 +719,7 @@ func Forget(ctx context.Context, t *table.Table, tablePath string, store *checkp
 			return checkpoint.Removal{}, err
 		}
 	}
-	return store.Remove(ctx, name, tablePath, checkpoint.Owned{quarantineDir: isQuarantineFile})
+	return store.Remove(ctx, name, tablePath, checkpoint.Owned{task.QuarantineSubdir: task.IsQuarantineFile})
 }
 
 // CheckIdle returns an error naming the holder when a live runner on this host (or any runner on

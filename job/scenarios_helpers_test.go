@@ -21,11 +21,12 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
-	"github.com/lakeload/lakeload/source"
 )
 
 // errScCrash is what a scenario hook returns: the process "dies" at that point.
@@ -66,9 +67,13 @@ func (e *scEnv) table() *table.Table { return e.fx.Open(e.t, e.wh, local.New()) 
 
 // cfg is the job's Config: the same every run (resume = run again).
 func (e *scEnv) cfg(commitRows int64, parallelism int, hook func(string, int64) error) job.Config {
-	return job.Config{Name: "sc-" + e.fx.Name, Table: e.table(), InputFS: local.New(), From: e.glob, Store: e.store,
-		Mapping: source.MappingOptions{OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: parallelism, Hook: hook,
-		SplitTasks: true} // the scenarios are phrased in terms of write tasks with results of their own
+	return job.Config{
+		Spec:    job.Spec{Name: "sc-" + e.fx.Name, Input: job.Input{From: []string{e.glob}, OpColumn: e.fx.OpColumn}, CommitRows: commitRows, Parallelism: parallelism, SplitTasks: true},
+		Table:   e.table(),
+		InputFS: local.New(),
+		Store:   e.store,
+		Hook:    hook,
+	} // the scenarios are phrased in terms of write tasks with results of their own
 }
 
 // mustCrash runs cfg and requires it to fail with errScCrash.
@@ -135,10 +140,10 @@ func (e *scEnv) snapshotIDs() []int64 {
 // lines reads the table with lakeload's reader.
 func (e *scEnv) lines() []string { e.t.Helper(); return loadtest.Lines(e.t, e.table()) }
 
-// messages returns the stored commit messages of results (job.Messages).
+// messages returns the stored commit messages of results (task.Messages).
 func (e *scEnv) messages(results ...checkpoint.TaskResult) []table.CommitMessage {
 	e.t.Helper()
-	msgs, err := job.Messages(results...)
+	msgs, err := task.Messages(results...)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -148,13 +153,13 @@ func (e *scEnv) messages(results ...checkpoint.TaskResult) []table.CommitMessage
 // filesOf maps plan split indexes to the fixture's files (every split here is a whole file).
 func (e *scEnv) filesOf(splits []int) []loadtest.File {
 	e.t.Helper()
-	plan, err := job.PlanSplits(e.state())
-	if err != nil || plan == nil {
+	pr, err := plan.Stored(e.state())
+	if err != nil || pr == nil {
 		e.t.Fatalf("store has no plan (%v)", err)
 	}
 	var out []loadtest.File
 	for _, i := range splits {
-		s := plan[i]
+		s := pr[i]
 		if s.RowStart != 0 {
 			e.t.Fatalf("split %d is part of a file (%s): the scenarios use whole-file splits", i, s)
 		}
@@ -245,11 +250,11 @@ func (e *scEnv) checkFinished(extra ...[]loadtest.File) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	plan, err := job.PlanSplits(st)
+	pr, err := plan.Stored(st)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	owner := make([]int64, len(plan))
+	owner := make([]int64, len(pr))
 	for _, ws := range st.Windows() {
 		if ws.Voided != nil {
 			continue
@@ -269,7 +274,7 @@ func (e *scEnv) checkFinished(extra ...[]loadtest.File) {
 	}
 	for x, w := range owner {
 		if w == 0 {
-			e.t.Fatalf("split %d (%s) was never published", x, plan[x])
+			e.t.Fatalf("split %d (%s) was never published", x, pr[x])
 		}
 	}
 	e.checkConsistent(extra...)

@@ -378,8 +378,12 @@ func TestScenario12_RerunWithRetainedCheckpoint(t *testing.T) {
 	if !res.AlreadyDone || !slices.Equal(e.snapshotIDs(), before) {
 		t.Fatalf("rerun of the finished job: %+v, snapshots %v → %v; want nothing done", res, before, e.snapshotIDs())
 	}
-	other := job.Config{Name: "sc-new", Table: e.table(), InputFS: local.New(), From: path.Join(e.in, newFile.Name),
-		Store: checkpoint.NewStore(local.New(), t.TempDir()), CommitRows: 100, Parallelism: 2, SplitTasks: true}
+	other := job.Config{
+		Spec:    job.Spec{Name: "sc-new", Input: job.Input{From: []string{path.Join(e.in, newFile.Name)}}, CommitRows: 100, Parallelism: 2, SplitTasks: true},
+		Table:   e.table(),
+		InputFS: local.New(),
+		Store:   checkpoint.NewStore(local.New(), t.TempDir()),
+	}
 	if _, err := job.Run(context.Background(), other); err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +467,7 @@ func TestScenario15_SameJobDifferentInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := e.cfg(100, 2, nil)
-	other.From = path.Join(t.TempDir(), "*.parquet")
+	other.From = []string{path.Join(t.TempDir(), "*.parquet")}
 	if _, err := job.Run(context.Background(), other); err == nil || !strings.Contains(err.Error(), "option from") {
 		t.Errorf("other input glob: got %v, want an error naming option from", err)
 	}
@@ -964,8 +968,12 @@ func TestScenario30_ConcurrentPartialUpdateJobs(t *testing.T) {
 	bFile := fileOf("b-00.parquet", 0, 10, "B-", "Bb-")
 	bDir := t.TempDir()
 	fx.WriteFile(t, path.Join(bDir, bFile.Name), bFile)
-	b := job.Config{Name: "sc-other", Table: e.table(), InputFS: local.New(), From: path.Join(bDir, "*.parquet"),
-		Store: checkpoint.NewStore(local.New(), t.TempDir()), CommitRows: 10, Parallelism: 1, SplitTasks: true}
+	b := job.Config{
+		Spec:    job.Spec{Name: "sc-other", Input: job.Input{From: []string{path.Join(bDir, "*.parquet")}}, CommitRows: 10, Parallelism: 1, SplitTasks: true},
+		Table:   e.table(),
+		InputFS: local.New(),
+		Store:   checkpoint.NewStore(local.New(), t.TempDir()),
+	}
 	if _, err := job.Run(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}
@@ -1155,7 +1163,7 @@ func TestScenario37_ConfigNotMutatedAcrossRuns(t *testing.T) {
 	cfg.RecomputeWindows = []int64{}
 	snapshot := func(c job.Config) []any {
 		return []any{c.Name, c.From, c.CommitRows, c.Parallelism, c.Logger, c.Now == nil, c.Progress == nil,
-			slices.Clone(c.Splits), slices.Clone(c.RecomputeWindows), c.Mapping}
+			slices.Clone(c.Splits), slices.Clone(c.RecomputeWindows), c.Input}
 	}
 	before := snapshot(cfg)
 	e.mustCrash(cfg)
@@ -1193,7 +1201,7 @@ func TestScenario39_EmptyInput(t *testing.T) {
 
 	none := newScEnv(t, loadtest.Append(39, 1, 5))
 	cfg := none.cfg(100, 2, nil)
-	cfg.From = path.Join(t.TempDir(), "*.csv")
+	cfg.From = []string{path.Join(t.TempDir(), "*.csv")}
 	if _, err := job.Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "matches no files") {
 		t.Errorf("empty glob: got %v, want an error naming it", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -44,6 +45,15 @@ import (
 // the number of windows. Without a usable hint (first use, or a hint naming a missing record) the
 // directory is listed once: at 10,000 windows that is 10,000 names, about 10 LIST pages on S3.
 // Records are ~200 bytes and are never deleted by lakeload.
+
+// sequences is the driver's view of sequence numbers: the highest it reserved so far (base of the
+// last window + span − 1), the highest in the table as of snapshot tableMaxAt (-1: not read yet),
+// and the table's reservations (nil until the first assignment).
+type sequences struct {
+	last                 int64
+	tableMax, tableMaxAt int64
+	reserver             *seqReserver
+}
 
 // seqReservation is one reservation record: sequence numbers [Base, Base+Size) belong to window
 // Window of job Job.
@@ -232,22 +242,22 @@ func (r *seqReserver) read(ctx context.Context, i int64) (*seqReservation, error
 // sequence number and the job's earlier windows, and — with Config.SeqReservations — above every
 // window any job of the table reserved before, by reserving the window's range.
 func (d *driver) sequenceBase(ctx context.Context, w int64, splits []int) (int64, error) {
-	floor := max(d.tableMax, d.lastSeq) + 1
+	floor := max(d.seq.tableMax, d.seq.last) + 1
 	if d.cfg.SeqReservations == "" {
 		return floor, nil
 	}
-	if d.seqRes == nil {
+	if d.seq.reserver == nil {
 		r, err := newSeqReserver(ctx, d.t, d.cfg.SeqReservations)
 		if err != nil {
 			return 0, err
 		}
-		d.seqRes = r
+		d.seq.reserver = r
 	}
 	var size int64
 	for _, i := range splits {
-		size += span(d.plan[i])
+		size += plan.Span(d.plan[i])
 	}
-	rec, err := d.seqRes.reserve(ctx, floor, size, d.cfg.Name, w, d.cfg.Now())
+	rec, err := d.seq.reserver.reserve(ctx, floor, size, d.cfg.Name, w, d.cfg.Now())
 	if err != nil {
 		return 0, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
+	"github.com/lakeload/lakeload/job/plan"
 )
 
 // concReservations is the reservation root the CLI would use for db.t in s's warehouse.
@@ -52,11 +53,11 @@ func seqRange(t *testing.T, cfg Config, w int64) (base, end int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := planOf(t, st)
+	pr := planOf(t, st)
 	a := assignedOf(t, cfg, w)
 	end = a.SequenceBase
 	for _, i := range a.Splits {
-		end += span(plan[i])
+		end += plan.Span(pr[i])
 	}
 	return a.SequenceBase, end
 }

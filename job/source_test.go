@@ -88,8 +88,13 @@ func TestRunWithCustomSource(t *testing.T) {
 	for k := 0; k < 6; k++ {
 		splits = append(splits, source.Split{Path: "gen:" + strconv.Itoa(k), Format: "gen", RowCount: 100})
 	}
-	cfg := Config{Name: "gen", Table: tbl, Source: genSource{}, Splits: splits, CommitRows: 200, Parallelism: 2,
-		Store: checkpoint.NewStore(local.New(), loadtest.TempDir(t))}
+	cfg := Config{
+		Spec:   Spec{Name: "gen", CommitRows: 200, Parallelism: 2},
+		Table:  tbl,
+		Source: genSource{},
+		Splits: splits,
+		Store:  checkpoint.NewStore(local.New(), loadtest.TempDir(t)),
+	}
 	crash := cfg
 	crash.Hook = func(p string, w int64) error {
 		if p == PointBeforeCommit && w == 2 {

@@ -105,9 +105,9 @@ func (f timesFS) List(ctx context.Context, dir string) ([]fileio.FileInfo, error
 
 // compatConfig is the world's job: two CSV files (in a bucket, so the glob lists the mem backend), the first cut into byte ranges, windows of 500 rows.
 func compatConfig(fs fileio.FileIO, tbl *table.Table, incremental bool, hook func(string, int64) error) Config {
-	return Config{Incremental: incremental, Name: "compat", Table: tbl, InputFS: fs, From: "s3://inputs/in/*.csv", Store: checkpoint.NewStore(fs, "/ckpt/compat"),
-		CommitRows: 500, Parallelism: 2, SplitTasks: true, Hook: hook, Now: func() time.Time { return compatClock },
-		Logger: slog.New(slog.DiscardHandler)}
+	return Config{Spec: Spec{Incremental: incremental, Name: "compat", Input: Input{From: []string{"s3://inputs/in/*.csv"}},
+		CommitRows: 500, Parallelism: 2, SplitTasks: true}, Table: tbl, InputFS: fs, Store: checkpoint.NewStore(fs, "/ckpt/compat"),
+		Hook: hook, Now: func() time.Time { return compatClock }, Logger: slog.New(slog.DiscardHandler)}
 }
 
 func compatTable(t *testing.T, fs fileio.FileIO) *table.Table {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -25,9 +27,9 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 		return err
 	}
 	tasks := d.tasks(w, attempt)
-	if d.idCol >= 0 {
+	if d.ids.col >= 0 {
 		// Rows whose id an earlier window published are skipped (read-only while tasks run).
-		d.filter = &idFilter{col: d.idCol, published: d.publishedIDs(w.Window)}
+		d.ids.filter = task.NewIDFilter(d.ids.col, d.publishedIDs(w.Window))
 	}
 	rows, err := d.runTasks(ctx, tasks)
 	if err != nil {
@@ -42,36 +44,33 @@ func (d *driver) runWindow(ctx context.Context, w checkpoint.Assigned, attempt i
 	}
 	d.st = st
 	ws, _ := st.Window(w.Window)
-	if d.overwrite() {
-		return d.stageWindow(ws, attempt) // overwrite jobs commit once, after the last window
-	}
-	return d.commitWindow(ctx, ws, attempt, attempt)
+	return d.mode.endWindow(ctx, ws, attempt)
 }
 
 // tasks cuts the window's splits into at most Parallelism contiguous groups of similar size and
 // gives each split the first sequence number of its rows: base + the spans of the splits before it.
-func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
+func (d *driver) tasks(w checkpoint.Assigned, attempt int) []task.Input {
 	var total int64
 	for _, i := range w.Splits {
-		total += EstimatedRows(d.plan[i])
+		total += plan.EstimatedRows(d.plan[i])
 	}
 	tasks := d.cfg.Parallelism
 	if !d.cfg.SplitTasks || dynamicBucket(d.t) {
 		tasks = 1 // one task per window: its rows go to one writer per (partition, bucket); see dynamic_bucket.go
 	}
 	per := max(total/int64(tasks), 1)
-	var out []TaskInput
-	cur := TaskInput{Window: w.Window, Attempt: attempt}
+	var out []task.Input
+	cur := task.Input{Window: w.Window, Attempt: attempt}
 	var curRows int64
 	seq := w.SequenceBase
 	for _, i := range d.st.InInputOrder(w.Splits) {
 		s := d.plan[i]
-		cur.Splits = append(cur.Splits, SplitInWindow{Index: i, Split: s, FirstSeq: seq})
-		seq += span(s)
-		curRows += EstimatedRows(s)
+		cur.Splits = append(cur.Splits, task.SplitInWindow{Index: i, Split: s, FirstSeq: seq})
+		seq += plan.Span(s)
+		curRows += plan.EstimatedRows(s)
 		if curRows >= per && len(out) < tasks-1 {
 			out = append(out, cur)
-			cur = TaskInput{Window: w.Window, Attempt: attempt, Task: len(out)}
+			cur = task.Input{Window: w.Window, Attempt: attempt, Task: len(out)}
 			curRows = 0
 		}
 	}
@@ -82,25 +81,20 @@ func (d *driver) tasks(w checkpoint.Assigned, attempt int) []TaskInput {
 }
 
 // runAndStore runs one task and stores its result; only a stored result counts.
-func (d *driver) runAndStore(ctx context.Context, in TaskInput) (int64, error) {
-	var out TaskOutput
-	var err error
-	if d.cfg.SplitTasks {
-		out, err = runTask(ctx, d.cfg.Source, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter)
-	} else {
-		out, err = runWindowTask(ctx, d.cfg.Source, d.t, in, d.cfg.Mapping, d.cfg.Transform, d.filter, d.cfg.Parallelism)
-	}
+func (d *driver) runAndStore(ctx context.Context, in task.Input) (int64, error) {
+	out, err := task.Write(ctx, task.Writing{Source: d.cfg.Source, Table: d.t, Mapping: d.cfg.mapping, Transform: d.cfg.Transform,
+		IDs: d.ids.filter, Metrics: d.cfg.Metrics, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks}, in)
 	if err != nil {
 		return 0, err
 	}
 	if err := d.cfg.hook(ctx, PointTaskWritten, in.Window); err != nil {
 		return 0, err
 	}
-	taskID := fmt.Sprintf("t%04d", in.Task)
-	if err := writeQuarantine(ctx, d.store, in.Window, in.Attempt, taskID, out.Rejected); err != nil {
+	taskID := task.ID(in.Task)
+	if err := task.WriteQuarantine(ctx, d.store, in.Window, in.Attempt, taskID, out.Rejected); err != nil {
 		return 0, err
 	}
-	r, err := storedResult(in, taskID, out)
+	r, err := task.StoredResult(in, taskID, out)
 	if err == nil {
 		_, err = d.store.WriteResult(ctx, r)
 	}
@@ -122,7 +116,7 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a,
 	if c := checkpoint.CheckCover(ws.Assigned.Splits, at.Results); c.Status != checkpoint.CoverExact {
 		return fmt.Errorf("job: results of window %d attempt %d do not cover its splits exactly (%v)", w, a, c.Status)
 	}
-	msgs, err := Messages(at.Results...)
+	msgs, err := task.Messages(at.Results...)
 	if err != nil {
 		return err
 	}
@@ -290,7 +284,7 @@ func (d *driver) publish(ctx context.Context, ws checkpoint.WindowState, a int) 
 	if err != nil {
 		return raced(err, ws.Window, "published")
 	}
-	if c := ws.Committed; c != nil && c.SnapshotID > 0 && !d.overwrite() {
+	if c := ws.Committed; c != nil && c.SnapshotID > 0 && d.mode.commitsWindows() {
 		// Advance the pin to this window's marker: expiry may now remove what is older (the marker
 		// stays: the next window's commit may build on it). Not in an overwrite job: its
 		// windows share the final snapshot, which recovery needs until every window is published and
@@ -338,7 +332,7 @@ func (d *driver) report(w int64) {
 	dropped := d.st.Dropped() // re-planned splits that are never loaded
 	for i, s := range d.plan {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
-			estimated += EstimatedRows(s)
+			estimated += plan.EstimatedRows(s)
 		}
 	}
 	total := len(d.plan) - len(dropped)

@@ -79,9 +79,12 @@ func loadWindows(b *testing.B, n int) (time.Duration, []time.Duration) {
 	glob := fx.WriteInputs(b, in)
 	fx.Create(b, filepath.Join(dir, "wh"))
 	tbl := fx.Open(b, filepath.Join(dir, "wh"), local.New())
-	cfg := Config{Name: "overhead", Table: tbl, InputFS: local.New(), From: glob,
-		Store: checkpoint.NewStore(local.New(), filepath.Join(dir, "store")), CommitRows: 1, Parallelism: 2,
-		Compaction: CompactionOff}
+	cfg := Config{
+		Spec:    Spec{Name: "overhead", Input: Input{From: []string{glob}}, CommitRows: 1, Parallelism: 2, Compaction: CompactionOff},
+		Table:   tbl,
+		InputFS: local.New(),
+		Store:   checkpoint.NewStore(local.New(), filepath.Join(dir, "store")),
+	}
 	var start time.Time
 	times := []time.Duration{0}
 	cfg.Progress = func(p Progress) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/job/temporal"
 )
 
@@ -15,10 +16,10 @@ import (
 // terminated workflow may take the lease just after the wait saw it free (the segment was starting
 // when the workflow was terminated; it learns of the termination at its next heartbeat and lets go):
 // abort then fails with checkpoint.ErrLeaseHeld and is retried until wait has passed.
-func (f *temporalFlags) abortTemporalJob(ctx context.Context, ref temporal.JobRef, store *checkpoint.Store, wait time.Duration,
+func (f *temporalFlags) abortTemporalJob(ctx context.Context, spec job.Spec, store *checkpoint.Store, wait time.Duration,
 	logger *slog.Logger, abort func() error) error {
 	start := time.Now()
-	wait, err := f.abortJobWorkflow(ctx, ref, store, wait, logger)
+	wait, err := f.abortJobWorkflow(ctx, spec, store, wait, logger)
 	if err != nil {
 		return err
 	}

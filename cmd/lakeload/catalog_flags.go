@@ -110,15 +110,11 @@ func (f *tableFlags) openREST(ctx context.Context, id catalog.Identifier) (*cata
 	return catalog.NewWithMetastore(t.FS, path.Dir(dbDir), rc), nil
 }
 
-// refuseForREST refuses the load options a REST catalog cannot honour yet: schema evolution during a load
-// (the server's alter endpoint takes no expected schema id, so a concurrent change could not be told from
-// the job's own) and the Temporal engine (workers open tables from a warehouse path).
-func (f *catalogFlags) refuseForREST(evolve, temporal bool) error {
+// refuseForREST refuses the Temporal engine with a REST catalog (workers open tables from a warehouse
+// path). Schema evolution with a REST catalog is refused by job.Spec.Validate.
+func (f *catalogFlags) refuseForREST(temporal bool) error {
 	if !f.rest() {
 		return nil
-	}
-	if evolve {
-		return usageError{fmt.Errorf("--evolve-schema is not supported with --catalog rest yet: add the columns first with 'lakeload table alter --catalog rest … --add-column', then load")}
 	}
 	if temporal {
 		return usageError{fmt.Errorf("--temporal is not supported with --catalog rest yet: run the load in one process")}

@@ -136,6 +136,9 @@ func commandReference(root *cobra.Command) string {
 		if fl := c.LocalNonPersistentFlags().FlagUsages(); strings.TrimSpace(fl) != "" && c.Name() != "lakeload" {
 			fmt.Fprintf(&sb, "```text\n%s```\n\n", fl)
 		}
+		if fl := c.PersistentFlags().FlagUsages(); strings.TrimSpace(fl) != "" && !c.HasParent() {
+			fmt.Fprintf(&sb, "Flags of every command:\n\n```text\n%s```\n\n", fl)
+		}
 		if c.Example != "" {
 			fmt.Fprintf(&sb, "```sh\n%s\n```\n\n", c.Example)
 		}

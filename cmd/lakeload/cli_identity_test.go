@@ -12,6 +12,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 )
 
@@ -99,20 +100,20 @@ func TestTableDropWithJobs(t *testing.T) {
 	if ok, _ := cat.TableExists(context.Background(), fx.Ident()); !ok {
 		t.Fatal("a refused drop removed the table")
 	}
-	seq := seqReservationsDir(cat, fx.Ident())
+	seq := job.SeqReservationsDir(cat, fx.Ident())
 	if _, err := os.Stat(seq); err != nil {
 		t.Fatalf("no sequence reservations after a load: %v", err)
 	}
 
 	// A job whose lease a live process holds stops the drop before anything is removed.
-	holdLease(t, jobStorePath(cat, fx.Ident(), "c"))
+	holdLease(t, job.StorePath(cat, fx.Ident(), "c"))
 	fails(t, exitFailure, []string{"job c is running", "stop it first"}, cmdArgs([]string{"table", "drop"}, tbl(wh, name, "--with-jobs"))...)
-	for _, p := range []string{fx.TablePath(wh), jobStorePath(cat, fx.Ident(), "a"), jobStorePath(cat, fx.Ident(), "b")} {
+	for _, p := range []string{fx.TablePath(wh), job.StorePath(cat, fx.Ident(), "a"), job.StorePath(cat, fx.Ident(), "b")} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("a refused drop removed %s: %v", p, err)
 		}
 	}
-	if err := os.RemoveAll(jobStorePath(cat, fx.Ident(), "c")); err != nil {
+	if err := os.RemoveAll(job.StorePath(cat, fx.Ident(), "c")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -120,7 +121,7 @@ func TestTableDropWithJobs(t *testing.T) {
 	if !strings.Contains(out, "dropped table "+name) || !strings.Contains(out, "a, b") {
 		t.Errorf("drop --with-jobs printed %q", out)
 	}
-	for _, p := range []string{fx.TablePath(wh), jobsDir(cat, fx.Ident()), seq} {
+	for _, p := range []string{fx.TablePath(wh), job.JobsDir(cat, fx.Ident()), seq} {
 		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s still there after drop --with-jobs (%v)", p, err)
 		}
@@ -148,9 +149,9 @@ func TestNoPhantomJobs(t *testing.T) {
 
 	fails(t, exitInput, []string{"matches no files"}, loadArgs(wh, fx, filepath.Join(in, "nothing-*.csv"), "empty")...)
 	fails(t, exitTable, []string{"no job nope"}, cmdArgs([]string{"job", "abort"}, tbl(wh, name, "--job", "nope"))...)
-	for _, job := range []string{"empty", "nope"} {
-		if _, err := os.Stat(jobStorePath(cat, fx.Ident(), job)); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("job %s left a store behind (%v)", job, err)
+	for _, name := range []string{"empty", "nope"} {
+		if _, err := os.Stat(job.StorePath(cat, fx.Ident(), name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("job %s left a store behind (%v)", name, err)
 		}
 	}
 	if list := ok(t, cmdArgs([]string{"jobs", "list"}, tbl(wh, name))...); len(lines(list)) != 1 {
@@ -158,8 +159,8 @@ func TestNoPhantomJobs(t *testing.T) {
 	}
 	// status of a job that does not exist says so and creates nothing either.
 	fails(t, exitTable, []string{"no job empty"}, cmdArgs([]string{"status"}, tbl(wh, name, "--job", "empty"))...)
-	if _, err := os.Stat(jobsDir(cat, fx.Ident())); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the failed commands left %s (%v)", jobsDir(cat, fx.Ident()), err)
+	if _, err := os.Stat(job.JobsDir(cat, fx.Ident())); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the failed commands left %s (%v)", job.JobsDir(cat, fx.Ident()), err)
 	}
 }
 
@@ -172,7 +173,7 @@ func TestJobsListShowsStoreWithoutJob(t *testing.T) {
 	fx.Create(t, wh)
 	name := loadtest.Database + "." + fx.Name
 	cat := catalog.New(local.New(), wh)
-	store := jobStorePath(cat, fx.Ident(), "half")
+	store := job.StorePath(cat, fx.Ident(), "half")
 	if err := os.MkdirAll(filepath.Join(store, "lease"), 0o755); err != nil {
 		t.Fatal(err)
 	}

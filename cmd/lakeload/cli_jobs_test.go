@@ -14,6 +14,7 @@ import (
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 )
 
@@ -98,7 +99,7 @@ func TestLoadStatusJobsForget(t *testing.T) {
 		t.Fatalf("jobs list:\n%s", list)
 	}
 	cat := catalog.New(local.New(), wh)
-	store := jobStorePath(cat, fx.Ident(), "second")
+	store := job.StorePath(cat, fx.Ident(), "second")
 	pin := filepath.Join(tb.Path, "consumer", "consumer-lakeload-second")
 	if _, err := os.Stat(pin); err != nil {
 		t.Fatalf("the interrupted job has no snapshot pin: %v", err)
@@ -127,7 +128,7 @@ func TestLoadStatusJobsForget(t *testing.T) {
 
 	// A job whose lease a live process holds is not forgotten.
 	host, _ := os.Hostname()
-	live := checkpoint.NewStore(local.New(), jobStorePath(cat, fx.Ident(), "third"))
+	live := checkpoint.NewStore(local.New(), job.StorePath(cat, fx.Ident(), "third"))
 	if _, err := live.AcquireLease(context.Background(), checkpoint.LeaseOptions{
 		Owner: checkpoint.LeaseOwner{Host: host, PID: os.Getppid(), Token: "live"}}); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/maintain"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -46,7 +47,7 @@ func storedFiles(t *testing.T, tb *table.Table, store string, w int64) []string 
 	var out []string
 	paths := tb.NewPaths()
 	for _, a := range ws.Attempts {
-		msgs, err := job.Messages(a.Results...)
+		msgs, err := task.Messages(a.Results...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +90,7 @@ func TestCleanOrphansKeepsWindowBeingRecovered(t *testing.T) {
 	if _, errs, code := runChild(t, []string{"LAKELOAD_CRASH_AT=before-commit:2"}, loadArgs(wh, fx, glob, "j")...); code != -1 {
 		t.Fatalf("crashing load: exit %d, stderr %s", code, errs)
 	}
-	store := jobStorePath(catalog.New(local.New(), wh), fx.Ident(), "j")
+	store := job.StorePath(catalog.New(local.New(), wh), fx.Ident(), "j")
 	window2 := storedFiles(t, tb, store, 2)
 	orphans := []string{filepath.Join(tb.Path, "bucket-0", "data-orphan-0.parquet"), filepath.Join(tb.Path, "manifest", "manifest-orphan-0")}
 	for _, p := range orphans {

@@ -17,6 +17,7 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
+	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 )
 
@@ -36,7 +37,7 @@ func TestZombieDriver(t *testing.T) {
 	tb := fx.Create(t, wh)
 	args := cmdArgs([]string{"load"}, tbl(wh, loadtest.Database+"."+fx.Name, "--from", glob, "--job", "z",
 		"--commit-rows", "200", "--parallelism", "2", "--log-format", "json"))
-	store := jobStorePath(catalog.New(local.New(), wh), fx.Ident(), "z")
+	store := job.StorePath(catalog.New(local.New(), wh), fx.Ident(), "z")
 
 	zombie := exec.Command(os.Args[0], args...)
 	zombie.Env = append(os.Environ(), mainEnv+"=1")
@@ -154,7 +155,7 @@ func TestLoadInterruptedBySIGINT(t *testing.T) {
 	tb := fx.Create(t, wh)
 	args := cmdArgs([]string{"load"}, tbl(wh, loadtest.Database+"."+fx.Name, "--from", glob, "--job", "c",
 		"--commit-rows", "200", "--parallelism", "2"))
-	store := jobStorePath(catalog.New(local.New(), wh), fx.Ident(), "c")
+	store := job.StorePath(catalog.New(local.New(), wh), fx.Ident(), "c")
 
 	child := exec.Command(os.Args[0], args...)
 	child.Env = append(os.Environ(), mainEnv+"=1")

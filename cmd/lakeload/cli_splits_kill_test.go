@@ -16,6 +16,7 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/source"
 	"github.com/lakeload/lakeload/source/file"
@@ -101,12 +102,12 @@ func TestKillInBigCSVRedoesAtMostOneWindow(t *testing.T) {
 	if code != -1 {
 		t.Fatalf("the load was not killed inside window %d (exit %d): the file is not loaded in windows? stderr: %s", mid, code, errs)
 	}
-	store := checkpoint.NewStore(local.New(), jobStorePath(catalog.New(local.New(), wh), fx.Ident(), name))
+	store := checkpoint.NewStore(local.New(), job.StorePath(catalog.New(local.New(), wh), fx.Ident(), name))
 	st, err := store.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := job.PlanSplits(st)
+	splits, err := plan.Stored(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestKillInBigCSVRedoesAtMostOneWindow(t *testing.T) {
 		}
 		inFlight++
 		for _, i := range ws.Assigned.Splits {
-			redone += plan[i].RowCount
+			redone += splits[i].RowCount
 		}
 	}
 	if published != mid-1 || inFlight != 1 {

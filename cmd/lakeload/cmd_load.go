@@ -16,74 +16,59 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/metrics"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/spf13/cobra"
 )
 
-// jobStorePath is the default checkpoint store of a job: beside the databases of the warehouse, in
-// a directory no Paimon reader or orphan-file cleaner looks at.
-func jobStorePath(cat *catalog.Catalog, id catalog.Identifier, name string) string {
-	return fileio.Join(jobsDir(cat, id), name)
-}
-
-func jobsDir(cat *catalog.Catalog, id catalog.Identifier) string {
-	return fileio.Join(cat.Warehouse, ".lakeload", "jobs", id.Database, id.Table)
-}
-
-// seqReservationsDir is where every lakeload job of the table reserves its windows' sequence
-// ranges (job.Config.SeqReservations): beside the job stores, outside every table directory.
-func seqReservationsDir(cat *catalog.Catalog, id catalog.Identifier) string {
-	return fileio.Join(cat.Warehouse, ".lakeload", "tables", id.Database, id.Table)
-}
-
+// jobFlags name a job and where it is: --job and --checkpoint bind to spec (load binds the job's
+// options there too: spec_flags.go), the table and catalog are tableFlags'.
 type jobFlags struct {
 	tableFlags
-	name       string
-	checkpoint string
+	spec job.Spec
 }
 
 func (f *jobFlags) register(c *cobra.Command) {
 	f.tableFlags.register(c)
-	c.Flags().StringVar(&f.name, "job", "", "job name, unique per table (required)")
-	c.Flags().StringVar(&f.checkpoint, "checkpoint", "", "checkpoint store directory, local or s3://bucket/prefix (default: <warehouse>/.lakeload/jobs/<db>/<table>/<job>)")
+	c.Flags().StringVar(&f.spec.Name, "job", "", "job name, unique per table (required)")
+	c.Flags().StringVar(&f.spec.Checkpoint, "checkpoint", "", "checkpoint store directory, local or s3://bucket/prefix (default: <warehouse>/.lakeload/jobs/<db>/<table>/<job>)")
 	_ = c.MarkFlagRequired("job")
 }
 
-func (f *jobFlags) store(cat *catalog.Catalog, id catalog.Identifier) (*checkpoint.Store, error) {
-	if err := job.CheckName(f.name); err != nil {
-		return nil, usageError{fmt.Errorf("--job: %w", err)}
-	}
-	if f.checkpoint == "" {
-		return checkpoint.NewStore(cat.FS, jobStorePath(cat, id, f.name)), nil
-	}
-	fs, path, err := fileio.Open(f.checkpoint)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--checkpoint: %w", err)}
-	}
-	return checkpoint.NewStore(fs, path), nil
+// jobSpec is the job's Spec: the bound flags, with the catalog and table of tableFlags.
+func (f *jobFlags) jobSpec() job.Spec {
+	s := f.spec
+	s.Catalog, s.Warehouse, s.TableName = f.cat.kind, f.warehouse, f.table
+	return s
 }
 
-func newLoadCommand() *cobra.Command {
+// openJob opens the catalog and the job's checkpoint store: the common opening of the commands on
+// one job (load, status, job abort / forget).
+func (f *jobFlags) openJob() (*catalog.Catalog, catalog.Identifier, *checkpoint.Store, error) {
+	cat, id, err := f.open()
+	if err != nil {
+		return nil, id, nil, err
+	}
+	store, err := f.jobSpec().OpenStore(cat, id)
+	return cat, id, store, err
+}
+
+// loadFlags are load's flags of this run (not of the job: those are jf.spec's).
+type loadFlags struct {
+	logFormat        string
+	metricsAddr      string
+	progressInterval time.Duration
+	temporal         temporalFlags
+}
+
+func newLoadCommand() *cobra.Command { return loadCommand(runLoad) }
+
+// loadCommand is the load command calling run with its parsed flags.
+func loadCommand(run func(*cobra.Command, jobFlags, loadFlags) error) *cobra.Command {
 	var (
-		jf               jobFlags
-		in               inputFlags
-		idColumn         string
-		overwrite        string
-		incremental      bool
-		commitEvery      time.Duration
-		commitRows       int64
-		parallelism      int
-		dryRun           bool
-		takeover         bool
-		recompute        []int64
-		logFormat        string
-		evolve           string
-		metricsAddr      string
-		progressInterval time.Duration
-		badRows          string
-		compaction       string
-		temporalF        temporalFlags
+		jf jobFlags
+		lf loadFlags
 	)
 	c := &cobra.Command{
 		Use:   "load",
@@ -101,170 +86,132 @@ Input files must not change while a job uses them; 'lakeload status' shows a job
   lakeload load --warehouse /data/wh --table shop.orders --from 'in/*.parquet' --job backfill-2024 --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			cat, id, err := jf.open()
-			if err != nil {
-				return err
-			}
-			mapping, err := in.mapping()
-			if err != nil {
-				return err
-			}
-			if err := jf.cat.refuseForREST(evolve != "", temporalF.hostPort != ""); err != nil {
-				return err
-			}
-			if badRows != job.BadRowsFail && badRows != job.BadRowsQuarantine {
-				return usageError{fmt.Errorf("--bad-rows %q: use fail or quarantine", badRows)}
-			}
-			if overwrite != "" && overwrite != checkpoint.OverwritePartitions && overwrite != checkpoint.OverwriteTable {
-				return usageError{fmt.Errorf("--overwrite %q: use partitions (replace the partitions the input touches) or table (replace the whole table)", overwrite)}
-			}
-			if overwrite != "" && incremental {
-				return usageError{fmt.Errorf("--overwrite and --incremental cannot be combined: load later files with a new overwrite job")}
-			}
-			if compaction != job.CompactionAuto && compaction != job.CompactionOff {
-				return usageError{fmt.Errorf("--compaction %q: use auto (compact as the load goes) or off", compaction)}
-			}
-			if logFormat != "text" && logFormat != "json" {
-				return usageError{fmt.Errorf("--log-format %q: use text or json", logFormat)}
-			}
-			store, err := jf.store(cat, id)
-			if err != nil {
-				return err
-			}
-			t, err := cat.LoadTable(ctx, id)
-			if err != nil {
-				return err
-			}
-			stderr := cmd.ErrOrStderr()
-			logger := newLogger(stderr, logFormat)
-			if isTerminal(stderr) && logFormat == "text" {
-				logger = newLogger(io.Discard, logFormat) // the progress bar replaces per-window log lines
-			}
-			inFS, err := in.fileIO()
-			if err != nil {
-				return err
-			}
-			cfg := job.Config{
-				Name: jf.name, Table: t, InputFS: inFS, From: in.from, Format: in.format, Store: store,
-				Mapping:    mapping,
-				IDColumn:   idColumn,
-				BadRows:    badRows,
-				CommitRows: commitRows, CommitEvery: commitEvery, Parallelism: parallelism,
-				Takeover: takeover, RecomputeWindows: recompute, DryRun: dryRun, Logger: logger,
-				Hook: faultHook(stderr),
-			}
-			cfg.Overwrite, cfg.Incremental = overwrite, incremental
-			cfg.EvolveSchema = evolve
-			cfg.Compaction = compaction
-			cfg.SeqReservations = seqReservationsDir(cat, id)
-			reg := metrics.NewRegistry()
-			cfg.Metrics = metrics.NewLoad(reg, jf.name) // also the live counters of the progress display
-			if metricsAddr != "" {
-				stop, err := serveMetrics(metricsAddr, reg, stderr)
-				if err != nil {
-					return err
-				}
-				defer stop()
-			}
-			live := newLiveProgress(stderr, logger, cfg.Metrics, progressInterval)
-			cfg.Progress = live.report
-			stopLive := func() {}
-			if !dryRun {
-				stopLive = live.start()
-			}
-			defer stopLive()
-			var res job.Result
-			if temporalF.hostPort != "" && !dryRun {
-				// The driver runs as the job's workflow on the workers; this process follows it (temporal_driver.go).
-				ref, rerr := fullJobRef(&jf, &in, cfg)
-				if rerr != nil {
-					return rerr
-				}
-				res, err = temporalF.runJobWorkflow(ctx, cfg, ref, stderr)
-			} else {
-				res, err = job.Run(ctx, cfg)
-			}
-			stopLive()
-			if isTerminal(stderr) {
-				fmt.Fprintln(stderr)
-			}
-			out := cmd.OutOrStdout()
-			if err != nil {
-				var ie *job.InputError
-				if errors.As(err, &ie) {
-					err = inputError{err}
-				}
-				if ctx.Err() != nil && temporalF.hostPort != "" && !dryRun {
-					return err // the job goes on in its workflow; the message says so
-				}
-				if ctx.Err() != nil {
-					return fmt.Errorf("interrupted; run the same command again to resume job %s: %w", jf.name, ctx.Err())
-				}
-				return loadError(jf.name, dryRun, err)
-			}
-			switch {
-			case res.DryRun != nil:
-				tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "INPUT\tFORMAT\tSPLITS\tROWS (EST.)")
-				for _, f := range res.DryRun.Inputs {
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", f.Path, f.Format, f.Splits, f.EstimatedRows)
-				}
-				if err := tw.Flush(); err != nil {
-					return err
-				}
-				fmt.Fprintf(out, "dry run of job %s into %s: %s; nothing written\n", jf.name, id, res.DryRun)
-			case res.AlreadyDone:
-				if incremental {
-					fmt.Fprintf(out, "job %s already finished (%s, generation %d); no new input files under --from; nothing to do.\n", jf.name, count(res.Windows, "window"), res.Generation)
-				} else {
-					fmt.Fprintf(out, "job %s already finished (%s); nothing to do. Pass --incremental to load files added under --from since, "+
-						"or use 'lakeload job forget' to start it anew.\n", jf.name, count(res.Windows, "window"))
-				}
-			default:
-				fmt.Fprintf(out, "job %s finished: %s, %s written by this run, %s; last snapshot %d of %s\n",
-					jf.name, count(res.Windows, "window"), count(res.RowsWritten, "row"), count(res.Recovered, "recovery action"), res.LastSnapshotID, id)
-				if res.Generation > 1 {
-					fmt.Fprintf(out, "incremental generation %d finished (%d new input files planned by this run)\n", res.Generation, res.NewFiles)
-				}
-				if res.OverwriteSnapshot > 0 {
-					fmt.Fprintf(out, "overwrite (%s) committed as snapshot %d\n", overwrite, res.OverwriteSnapshot)
-				}
-				if res.Compactions > 0 {
-					fmt.Fprintf(out, "compactions committed by this run: %d\n", res.Compactions)
-				}
-				if res.RowsQuarantined > 0 {
-					fmt.Fprintf(out, "rows quarantined by this run: %d (see %s; 'lakeload status' lists the files)\n", res.RowsQuarantined, job.QuarantineDir(store))
-				}
-			}
-			for _, c := range res.Changed {
-				fmt.Fprintf(out, "warning: input file %s, already loaded by job %s, is %s since; it is not loaded again (listed by 'lakeload status')\n",
-					c.Path, jf.name, c.Change)
-			}
-			return nil
+			return run(cmd, jf, lf)
 		},
 	}
 	jf.register(c)
-	in.register(c)
-	c.Flags().StringVar(&overwrite, "overwrite", "", "replace instead of append: 'partitions' (the partitions the input touches) or 'table'; committed as one OVERWRITE snapshot after the last window")
-	c.Flags().BoolVar(&incremental, "incremental", false, "on a finished job, load the files added under --from since its last run (a new generation); changed or removed files are reported, not reloaded")
-	c.Flags().StringVar(&idColumn, "id-column", "", "row-id mode: table column (integer or string) with a unique id per row; ids are checkpointed, duplicates refused")
-	c.Flags().DurationVar(&commitEvery, "commit-every", 0, "target duration of a window, e.g. 5m (sized from measured throughput)")
-	c.Flags().Int64Var(&commitRows, "commit-rows", 1_000_000, "rows per window (the first window's size with --commit-every)")
-	c.Flags().IntVar(&parallelism, "parallelism", 0, "write tasks per window (default: number of CPUs)")
-	c.Flags().BoolVar(&dryRun, "dry-run", false, "plan, check the column mapping on a sample of each file, write nothing")
-	c.Flags().BoolVar(&takeover, "takeover", false, "take the job over from a runner that holds its lease (stop that runner first)")
-	c.Flags().Int64SliceVar(&recompute, "recompute-window", nil, "recompute windows whose snapshots were rolled back by hand")
-	c.Flags().StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
-	c.Flags().StringVar(&compaction, "compaction", job.CompactionAuto, "auto: compact the table as the load goes (in the background once a bucket has more sorted runs than num-sorted-run.compaction-trigger, waiting for it above num-sorted-run.stop-trigger; deletion-vector and first-row tables before each window is published); off: never")
-	c.Flags().StringVar(&evolve, "evolve-schema", "", "add-columns: add input columns the table lacks as nullable columns (a new schema) instead of failing")
-	c.Flags().DurationVar(&progressInterval, "progress-interval", 10*time.Second,
+	bindSpec(c.Flags(), &jf.spec)
+	c.Flags().StringVar(&lf.logFormat, "log-format", "text", "log format on stderr: text or json")
+	c.Flags().DurationVar(&lf.progressInterval, "progress-interval", 10*time.Second,
 		"when stderr is not a terminal, also log the live progress this often between windows (0: only after each window)")
-	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs; :PORT is 127.0.0.1:PORT, 0.0.0.0:PORT every interface (docs/metrics.md)")
-	temporalF.register(c, "run the job on 'lakeload worker' processes through the Temporal frontend at HOST:PORT: its driver as the job's workflow, its window tasks as activities; this process follows it (docs/scale-out.md)")
-	temporalF.registerTiming(c)
-	c.Flags().StringVar(&badRows, "bad-rows", job.BadRowsFail, "a row failing validation: fail (stop the load) or quarantine (leave it out, list it in <checkpoint>/quarantine; see docs/bad-input.md)")
+	c.Flags().StringVar(&lf.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://HOST:PORT/metrics while the load runs; :PORT is 127.0.0.1:PORT, 0.0.0.0:PORT every interface (docs/metrics.md)")
+	lf.temporal.register(c, "run the job on 'lakeload worker' processes through the Temporal frontend at HOST:PORT: its driver as the job's workflow, its window tasks as activities; this process follows it (docs/scale-out.md)")
+	lf.temporal.registerTiming(c)
 	return c
+}
+
+// runLoad runs (or follows, with --temporal) the job of jf's Spec and prints its outcome.
+func runLoad(cmd *cobra.Command, jf jobFlags, lf loadFlags) error {
+	ctx := cmd.Context()
+	spec := jf.jobSpec()
+	onTemporal := lf.temporal.hostPort != "" && !spec.DryRun
+	if err := spec.Validate(); err != nil {
+		return err
+	}
+	if err := jf.cat.refuseForREST(lf.temporal.hostPort != ""); err != nil {
+		return err
+	}
+	if lf.logFormat != "text" && lf.logFormat != "json" {
+		return usageError{fmt.Errorf("--log-format %q: use text or json", lf.logFormat)}
+	}
+	cat, id, err := jf.open()
+	if err != nil {
+		return err
+	}
+	cfg, err := job.Open(ctx, spec, cat)
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	cfg.Logger = newLogger(stderr, lf.logFormat)
+	if isTerminal(stderr) && lf.logFormat == "text" {
+		cfg.Logger = newLogger(io.Discard, lf.logFormat) // the progress bar replaces per-window log lines
+	}
+	cfg.Hook = faultHook(stderr)
+	reg := metrics.NewRegistry()
+	cfg.Metrics = metrics.NewLoad(reg, spec.Name) // also the live counters of the progress display
+	if lf.metricsAddr != "" {
+		stop, err := serveMetrics(lf.metricsAddr, reg, stderr)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	live := newLiveProgress(stderr, cfg.Logger, cfg.Metrics, lf.progressInterval)
+	cfg.Progress = live.report
+	stopLive := func() {}
+	if !spec.DryRun {
+		stopLive = live.start()
+	}
+	defer stopLive()
+	var res job.Result
+	if onTemporal {
+		// The driver runs as the job's workflow on the workers; this process follows it (temporal_driver.go).
+		res, err = lf.temporal.runJobWorkflow(ctx, cfg, stderr)
+	} else {
+		res, err = job.Run(ctx, cfg)
+	}
+	stopLive()
+	if isTerminal(stderr) {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil {
+		var ie *job.InputError
+		if errors.As(err, &ie) {
+			err = inputError{err}
+		}
+		if ctx.Err() != nil && onTemporal {
+			return err // the job goes on in its workflow; the message says so
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted; run the same command again to resume job %s: %w", spec.Name, ctx.Err())
+		}
+		return loadError(spec.Name, spec.DryRun, err)
+	}
+	return printLoadResult(cmd.OutOrStdout(), spec, id, cfg.Store, res)
+}
+
+// printLoadResult prints the outcome of a load that ended well.
+func printLoadResult(out io.Writer, spec job.Spec, id catalog.Identifier, store *checkpoint.Store, res job.Result) error {
+	switch {
+	case res.DryRun != nil:
+		tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "INPUT\tFORMAT\tSPLITS\tROWS (EST.)")
+		for _, f := range res.DryRun.Inputs {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\n", f.Path, f.Format, f.Splits, f.EstimatedRows)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "dry run of job %s into %s: %s; nothing written\n", spec.Name, id, res.DryRun)
+	case res.AlreadyDone:
+		if spec.Incremental {
+			fmt.Fprintf(out, "job %s already finished (%s, generation %d); no new input files under --from; nothing to do.\n", spec.Name, count(res.Windows, "window"), res.Generation)
+		} else {
+			fmt.Fprintf(out, "job %s already finished (%s); nothing to do. Pass --incremental to load files added under --from since, "+
+				"or use 'lakeload job forget' to start it anew.\n", spec.Name, count(res.Windows, "window"))
+		}
+	default:
+		fmt.Fprintf(out, "job %s finished: %s, %s written by this run, %s; last snapshot %d of %s\n",
+			spec.Name, count(res.Windows, "window"), count(res.RowsWritten, "row"), count(res.Recovered, "recovery action"), res.LastSnapshotID, id)
+		if res.Generation > 1 {
+			fmt.Fprintf(out, "incremental generation %d finished (%d new input files planned by this run)\n", res.Generation, res.NewFiles)
+		}
+		if res.OverwriteSnapshot > 0 {
+			fmt.Fprintf(out, "overwrite (%s) committed as snapshot %d\n", spec.Overwrite, res.OverwriteSnapshot)
+		}
+		if res.Compactions > 0 {
+			fmt.Fprintf(out, "compactions committed by this run: %d\n", res.Compactions)
+		}
+		if res.RowsQuarantined > 0 {
+			fmt.Fprintf(out, "rows quarantined by this run: %d (see %s; 'lakeload status' lists the files)\n", res.RowsQuarantined, task.QuarantineDir(store))
+		}
+	}
+	for _, c := range res.Changed {
+		fmt.Fprintf(out, "warning: input file %s, already loaded by job %s, is %s since; it is not loaded again (listed by 'lakeload status')\n",
+			c.Path, spec.Name, c.Change)
+	}
+	return nil
 }
 
 func newLogger(w io.Writer, format string) *slog.Logger {

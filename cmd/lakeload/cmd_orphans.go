@@ -8,6 +8,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/maintain"
 	"github.com/spf13/cobra"
@@ -95,9 +96,9 @@ deleted) is a line on stderr redrawn every second on a terminal, otherwise a log
 // jobStores returns the checkpoint stores of the table's load jobs: every job directory in the default
 // location plus the extra store directories.
 func jobStores(ctx context.Context, cat *catalog.Catalog, id catalog.Identifier, extra []string) ([]*checkpoint.Store, error) {
-	infos, err := cat.FS.List(ctx, jobsDir(cat, id))
+	infos, err := cat.FS.List(ctx, job.JobsDir(cat, id))
 	if err != nil {
-		return nil, fmt.Errorf("list load jobs in %s: %w", jobsDir(cat, id), err)
+		return nil, fmt.Errorf("list load jobs in %s: %w", job.JobsDir(cat, id), err)
 	}
 	var out []*checkpoint.Store
 	for _, fi := range infos {
@@ -134,7 +135,7 @@ func inFlightFiles(ctx context.Context, stores []*checkpoint.Store) (map[string]
 				continue
 			}
 			for _, a := range ws.Attempts {
-				msgs, err := job.Messages(a.Results...)
+				msgs, err := task.Messages(a.Results...)
 				if err != nil {
 					return nil, fmt.Errorf("read load job store %s to keep its uncommitted files: %w "+
 						"(repair it, or remove the job with 'lakeload job forget' if it is not needed)", s.Root(), err)

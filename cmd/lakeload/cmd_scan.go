@@ -23,6 +23,8 @@ func newScanCommand() *cobra.Command {
 		snapshot int64
 		output   string
 		limit    int64
+		columns  string
+		where    string
 	)
 	c := &cobra.Command{
 		Use:   "scan",
@@ -35,11 +37,19 @@ arrow writes an Arrow IPC stream (schema, then record batches) and parquet one P
 the table's column names and Arrow types (STRING→utf8, DECIMAL→decimal128, TIMESTAMP(p)→timestamp ms/us/ns,
 TIMESTAMP_LTZ with time zone UTC); they are meant for piping into other tools and are the fastest
 outputs (files that need no merge are copied column by column).
+--columns a,b prints only those columns, in that order; from data files only the columns the output,
+the filter and a primary-key merge need are decoded. --where filters rows with comparisons (=, !=, <,
+<=, >, >=), IN (...), NOT IN (...), IS [NOT] NULL, AND, OR, NOT and parentheses; values are numbers,
+'strings' (cast to the column's type: DATE '2024-03-01', TIMESTAMP '2024-03-01 10:00:00', a number for
+a numeric column), TRUE and FALSE. The filter skips partitions, buckets (equality on every bucket-key
+column, hashed as the writer does) and data files whose statistics rule it out, then is applied to
+every row; in primary-key tables it sees the merged rows. --limit N stops reading after N rows.
 When stdout is a file or a pipe and stderr a terminal, the rows written so far (of at most the rows the
 table's files hold), the rate and an ETA are a line on stderr redrawn every second.`,
 		Example: `  lakeload scan --warehouse /data/wh --table shop.orders
   lakeload scan --warehouse /data/wh --table shop.orders --snapshot 3 --output jsonl
   lakeload scan --warehouse /data/wh --table shop.orders --output csv > orders.csv
+  lakeload scan --warehouse /data/wh --table shop.orders --columns id,amount --where "dt = '2024-03-01' AND id > 5" --limit 10
   lakeload scan --warehouse /data/wh --table shop.orders --output arrow | python3 -c 'import pyarrow as pa, sys; print(pa.ipc.open_stream(sys.stdin.buffer).read_all().num_rows)'
   lakeload scan --warehouse /data/wh --table shop.orders --output parquet > orders.parquet`,
 		Args: cobra.NoArgs,
@@ -65,7 +75,15 @@ table's files hold), the rate and an ETA are a line on stderr redrawn every seco
 					return usageError{fmt.Errorf("--snapshot %d: table %s has no such snapshot (list them with 'lakeload snapshots')", snapshot, id)}
 				}
 			}
-			plan, err := read.Scan(ctx, t, read.ScanOptions{SnapshotID: snapshot})
+			schema, err := read.SchemaAt(ctx, t, snapshot)
+			if err != nil {
+				return err
+			}
+			q, err := parseScanQuery(schema, columns, where)
+			if err != nil {
+				return err
+			}
+			plan, err := read.Scan(ctx, t, read.ScanOptions{SnapshotID: snapshot, Filter: q.filter})
 			if err != nil {
 				return err
 			}
@@ -76,7 +94,7 @@ table's files hold), the rate and an ETA are a line on stderr redrawn every seco
 			}
 			if columnar {
 				bw := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<20)
-				if err := writeColumnarScan(ctx, t, plan, bw, output, limit, &live.rows); err != nil {
+				if err := writeColumnarScan(ctx, t, plan, bw, output, limit, q, &live.rows); err != nil {
 					return err
 				}
 				return bw.Flush()
@@ -85,12 +103,19 @@ table's files hold), the rate and an ETA are a line on stderr redrawn every seco
 			if err != nil {
 				return err
 			}
+			if err := r.Where(q.filter); err != nil {
+				return err
+			}
+			if err := r.Select(q.cols); err != nil {
+				return err
+			}
 			bw := bufio.NewWriter(cmd.OutOrStdout())
 			defer bw.Flush()
-			p, err := newPrinter(bw, output, plan.Schema.Fields)
+			p, err := newPrinter(bw, output, q.fields(plan.Schema.Fields))
 			if err != nil {
 				return err
 			}
+			out := q.projector()
 			var n int64
 			errLimit := fmt.Errorf("limit")
 			for _, s := range plan.Splits {
@@ -102,7 +127,7 @@ table's files hold), the rate and an ETA are a line on stderr redrawn every seco
 					if n&1023 == 0 {
 						live.rows.Store(n)
 					}
-					return p.row(row)
+					return p.row(out(row))
 				})
 				if err == errLimit {
 					break
@@ -118,7 +143,9 @@ table's files hold), the rate and an ETA are a line on stderr redrawn every seco
 	tf.register(c)
 	c.Flags().Int64Var(&snapshot, "snapshot", 0, "snapshot id to read (default: latest)")
 	c.Flags().StringVar(&output, "output", "jsonl", "output format: jsonl, csv, table, arrow (Arrow IPC stream) or parquet")
-	c.Flags().Int64Var(&limit, "limit", 0, "print at most this many rows (0 = all)")
+	c.Flags().Int64Var(&limit, "limit", 0, "print at most this many rows (0 = all); reading stops there")
+	c.Flags().StringVar(&columns, "columns", "", "print only these columns, comma-separated, in this order (default: all)")
+	c.Flags().StringVar(&where, "where", "", "print only rows matching this filter, e.g. \"dt = '2024-03-01' AND id > 5\" (see above)")
 	return c
 }
 

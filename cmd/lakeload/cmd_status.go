@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/spf13/cobra"
 )
 
@@ -78,11 +79,7 @@ func newStatusCommand() *cobra.Command {
 			if output != "table" && output != "json" {
 				return usageError{fmt.Errorf("--output %q: use table or json", output)}
 			}
-			cat, id, err := jf.open()
-			if err != nil {
-				return err
-			}
-			store, err := jf.store(cat, id)
+			cat, id, store, err := jf.openJob()
 			if err != nil {
 				return err
 			}
@@ -92,7 +89,7 @@ func newStatusCommand() *cobra.Command {
 			}
 			jr, ok := st.Job()
 			if !ok {
-				return noJobError(jf.name, id.String(), store.Root(), "")
+				return noJobError(jf.spec.Name, id.String(), store.Root(), "")
 			}
 			if err := checkJobTable(ctx, cat.FS, jr); err != nil {
 				return err // what the store says was loaded is not in the table
@@ -104,7 +101,7 @@ func newStatusCommand() *cobra.Command {
 			}
 			dr, done := st.Done()
 			rep.Done, rep.Aborted = done && !dr.Aborted, dr.Aborted
-			plan, err := job.PlanSplits(st)
+			splits, err := plan.Stored(st)
 			if err != nil {
 				return err
 			}
@@ -112,7 +109,7 @@ func newStatusCommand() *cobra.Command {
 			for _, i := range st.Dropped() {
 				dropped[i] = true
 			}
-			rep.SplitsTotal = len(plan) - len(dropped)
+			rep.SplitsTotal = len(splits) - len(dropped)
 			published := map[int]bool{}
 			for _, ws := range st.Windows() {
 				w := windowStatus{Window: ws.Window, State: "assigned", Splits: len(ws.Assigned.Splits), Attempts: len(ws.Attempts)}
@@ -138,7 +135,7 @@ func newStatusCommand() *cobra.Command {
 				}
 				rep.Windows = append(rep.Windows, w)
 			}
-			for i, sp := range plan {
+			for i, sp := range splits {
 				if !published[i] && !dropped[i] {
 					rep.RowsLeft += job.EstimatedRows(sp)
 				}
@@ -264,11 +261,7 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cat, id, err := af.open()
-			if err != nil {
-				return err
-			}
-			store, err := af.store(cat, id)
+			cat, id, store, err := af.openJob()
 			if err != nil {
 				return err
 			}
@@ -276,19 +269,19 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 			if err != nil {
 				return err
 			}
-			abortJob := func() error { return job.Abort(ctx, t, store, af.name, takeover) }
+			abortJob := func() error { return job.Abort(ctx, t, store, af.spec.Name, takeover) }
 			if atf.hostPort != "" { // terminate the job's workflow first (abort_temporal.go)
-				ref, err := jobRef(&af, &inputFlags{}, "")
+				spec, err := af.jobSpec().Absolute()
 				if err != nil {
 					return err
 				}
-				if err := atf.abortTemporalJob(ctx, ref, store, time.Minute, newLogger(cmd.ErrOrStderr(), "text"), abortJob); err != nil {
+				if err := atf.abortTemporalJob(ctx, spec, store, time.Minute, newLogger(cmd.ErrOrStderr(), "text"), abortJob); err != nil {
 					return err
 				}
 			} else if err := abortJob(); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "aborted job %s of %s; committed windows stay in the table\n", af.name, id)
+			fmt.Fprintf(cmd.OutOrStdout(), "aborted job %s of %s; committed windows stay in the table\n", af.spec.Name, id)
 			return nil
 		},
 	}
@@ -310,11 +303,7 @@ it is left and listed. Any other directory (a mistyped --checkpoint) is refused 
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			cat, id, err := jf.open()
-			if err != nil {
-				return err
-			}
-			store, err := jf.store(cat, id)
+			cat, id, store, err := jf.openJob()
 			if err != nil {
 				return err
 			}
@@ -322,16 +311,16 @@ it is left and listed. Any other directory (a mistyped --checkpoint) is refused 
 			if err != nil {
 				t = nil // the table is gone: forget the store only
 			}
-			removal, err := job.Forget(ctx, t, cat.TablePath(id), store, jf.name)
+			removal, err := job.Forget(ctx, t, cat.TablePath(id), store, jf.spec.Name)
 			switch {
 			case errors.Is(err, checkpoint.ErrNoJob):
-				return noJobError(jf.name, id.String(), store.Root(), "nothing to forget; ")
+				return noJobError(jf.spec.Name, id.String(), store.Root(), "nothing to forget; ")
 			case errors.Is(err, checkpoint.ErrNotJobStore):
 				return usageError{err}
 			case err != nil:
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "forgot job %s of %s\n", jf.name, id)
+			fmt.Fprintf(cmd.OutOrStdout(), "forgot job %s of %s\n", jf.spec.Name, id)
 			printLeft(cmd.OutOrStdout(), store.Root(), removal.Left)
 			return nil
 		},

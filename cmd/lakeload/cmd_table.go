@@ -240,8 +240,8 @@ elsewhere (--checkpoint) is not seen here; if the table is created again, that j
 			if err := cat.DropTable(ctx, id, ifExists); err != nil {
 				return err
 			}
-			if err := fileio.DeleteAllWithin(ctx, cat.FS, seqReservationsDir(cat, id), fileio.Join(cat.Warehouse, ".lakeload", "tables")); err != nil {
-				return fmt.Errorf("dropped table %s, but not its sequence reservations %s: %w", id, seqReservationsDir(cat, id), err)
+			if err := fileio.DeleteAllWithin(ctx, cat.FS, job.SeqReservationsDir(cat, id), fileio.Join(cat.Warehouse, ".lakeload", "tables")); err != nil {
+				return fmt.Errorf("dropped table %s, but not its sequence reservations %s: %w", id, job.SeqReservationsDir(cat, id), err)
 			}
 			if len(forgot) > 0 {
 				fmt.Fprintf(cmd.OutOrStdout(), "dropped table %s and its load jobs %s\n", id, strings.Join(forgot, ", "))
@@ -272,7 +272,7 @@ func forgetTableJobs(ctx context.Context, out io.Writer, cat *catalog.Catalog, i
 	if !withJobs {
 		return nil, fmt.Errorf("table %s not dropped: %w %s (their checkpoint stores are in %s), which would stay bound to "+
 			"a table that no longer exists; remove them first with 'lakeload job forget --job NAME', or pass --with-jobs to "+
-			"remove them with the table", id, errTableHasJobs, strings.Join(names, ", "), jobsDir(cat, id))
+			"remove them with the table", id, errTableHasJobs, strings.Join(names, ", "), job.JobsDir(cat, id))
 	}
 	for _, fi := range jobs {
 		if err := job.CheckIdle(ctx, checkpoint.NewStore(cat.FS, fi.Path), fi.Name); err != nil {
@@ -299,6 +299,6 @@ func forgetTableJobs(ctx context.Context, out io.Writer, cat *catalog.Catalog, i
 		}
 		printLeft(out, store.Root(), removal.Left)
 	}
-	_ = fileio.DeleteWithin(ctx, cat.FS, jobsDir(cat, id), fileio.Join(cat.Warehouse, ".lakeload", "jobs")) // best effort: only if empty, a new job may have started since
+	_ = fileio.DeleteWithin(ctx, cat.FS, job.JobsDir(cat, id), fileio.Join(cat.Warehouse, ".lakeload", "jobs")) // best effort: only if empty, a new job may have started since
 	return names, nil
 }

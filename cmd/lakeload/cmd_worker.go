@@ -1,14 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"runtime"
 
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/job/temporal"
-	"github.com/lakeload/lakeload/source/file"
 	"github.com/spf13/cobra"
 )
 
@@ -52,7 +52,8 @@ running tasks and segment are retried elsewhere.`,
 				return err
 			}
 			defer c.Close()
-			w := temporal.NewWorker(c, tf.taskQueue, concurrency, &temporal.Activities{Open: openTaskEnv, OpenDriver: driverOpener(logger), Client: c})
+			w := temporal.NewWorker(c, tf.taskQueue, concurrency, &temporal.Activities{Open: temporal.OpenTask(workerHooks(nil)),
+				OpenDriver: temporal.OpenDriver(workerHooks(logger)), Client: c})
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker on task queue %s: %w", tf.taskQueue, err)
 			}
@@ -69,31 +70,9 @@ running tasks and segment are retried elsewhere.`,
 	return c
 }
 
-// openTaskEnv opens the table, checkpoint store and input of a job for one task try.
-func openTaskEnv(ctx context.Context, ref temporal.JobRef) (job.TaskEnv, error) {
-	jf := jobFlags{tableFlags: tableFlags{warehouse: ref.Warehouse, table: ref.Table}, name: ref.Job, checkpoint: ref.Checkpoint}
-	cat, id, err := jf.open()
-	if err != nil {
-		return job.TaskEnv{}, err
-	}
-	store, err := jf.store(cat, id)
-	if err != nil {
-		return job.TaskEnv{}, err
-	}
-	t, err := cat.LoadTable(ctx, id)
-	if err != nil {
-		return job.TaskEnv{}, err
-	}
-	in := inputFlags{from: ref.From, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone, limits: refLimits(ref)}
-	mapping, err := in.mapping()
-	if err != nil {
-		return job.TaskEnv{}, err
-	}
-	mapping.SkipBadRows = ref.SkipBadRows
-	hook := faultHook(os.Stderr) // LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT / LAKELOAD_HOLD_AT at task-written and result-stored
-	inFS, err := in.fileIO()
-	if err != nil {
-		return job.TaskEnv{}, err
-	}
-	return job.TaskEnv{Table: t, Store: store, Source: file.Source{FS: inFS}, Mapping: mapping, IDColumn: ref.IDColumn, Hook: hook}, nil
+// workerHooks are the worker's log (nil for tasks: they log nothing) and its fault hook
+// (LAKELOAD_CRASH_AT / LAKELOAD_PAUSE_AT / LAKELOAD_HOLD_AT); a driver segment's progress goes to the log.
+func workerHooks(logger *slog.Logger) temporal.WorkerHooks {
+	return temporal.WorkerHooks{Logger: logger, Hook: faultHook(os.Stderr),
+		Progress: func(log *slog.Logger) func(job.Progress) { return progressReporter(io.Discard, log) }}
 }

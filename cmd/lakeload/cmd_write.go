@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/write"
 	"github.com/lakeload/lakeload/source"
@@ -18,7 +19,7 @@ import (
 func newWriteCommand() *cobra.Command {
 	var (
 		tf tableFlags
-		in inputFlags
+		in job.Input
 		lf logFlags
 	)
 	c := &cobra.Command{
@@ -47,7 +48,10 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 			if err != nil {
 				return err
 			}
-			opts, err := in.mapping()
+			if err := in.Validate(); err != nil {
+				return err
+			}
+			opts, err := in.MappingOptions()
 			if err != nil {
 				return err
 			}
@@ -55,11 +59,11 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 			if err != nil {
 				return err
 			}
-			inFS, err := in.fileIO()
+			inFS, err := in.OpenFS()
 			if err != nil {
 				return err
 			}
-			splits, err := file.PlanWith(ctx, inFS, in.from, in.format, opts.Limits)
+			splits, err := job.PlanFiles(ctx, inFS, in)
 			if err != nil {
 				return inputError{err}
 			}
@@ -77,7 +81,7 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 				return err
 			}
 			live.phase.set(writePhaseFlushing)
-			msgs, err := w.PrepareWith(ctx, job.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
+			msgs, err := w.PrepareWith(ctx, task.Parallel(ctx, runtime.GOMAXPROCS(0))) // buckets flushed in parallel, like load
 			if err != nil {
 				_ = w.Abort(context.WithoutCancel(ctx)) // also after Ctrl-C: delete what was written
 				return err
@@ -108,20 +112,20 @@ second on a terminal, otherwise a log line every --progress-interval and one at 
 		},
 	}
 	tf.register(c)
-	in.register(c)
+	bindInput(c.Flags(), &in)
 	lf.register(c)
 	return c
 }
 
 // writeSplits writes every batch of splits in order (the sequence numbers of a serial read), while
-// job.ReadInOrder decodes up to GOMAXPROCS splits ahead on other cores; live counts the rows batch by
+// task.ReadInOrder decodes up to GOMAXPROCS splits ahead on other cores; live counts the rows batch by
 // batch and each split once the writer has passed it (the progress display).
 func writeSplits(ctx context.Context, w *write.Writer, fs anyFS, splits []source.Split, schema schemaT, opts source.MappingOptions, live *writeLive) error {
 	open := func(ctx context.Context, sp source.Split) (source.Reader, error) {
 		return file.Open(ctx, fs, sp, schema, opts)
 	}
 	next := 0 // splits[:next] are done
-	err := job.ReadInOrder(ctx, runtime.GOMAXPROCS(0), 2, splits, open, func(b *source.Batch) error {
+	err := task.ReadInOrder(ctx, runtime.GOMAXPROCS(0), 2, splits, open, func(b *source.Batch) error {
 		for next < len(splits) && splits[next] != b.Split {
 			live.fileDone(splits[next])
 			next++

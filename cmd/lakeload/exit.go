@@ -51,7 +51,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitAttention
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.As(err, &ue), errors.Is(err, checkpoint.ErrJobChanged):
+	case errors.As(err, &ue), errors.Is(err, checkpoint.ErrJobChanged), errors.Is(err, job.ErrInvalidSpec):
 		return exitUsage
 	case errors.As(err, &ie):
 		return exitInput

@@ -32,9 +32,9 @@ func checkJobTable(ctx context.Context, fs fileio.FileIO, jr checkpoint.JobRecor
 	return jr.CheckTable(id)
 }
 
-// tableJobs lists the job stores of a table in the default checkpoint location (jobsDir), sorted by name.
+// tableJobs lists the job stores of a table in the default checkpoint location (job.JobsDir), sorted by name.
 func tableJobs(ctx context.Context, cat *catalog.Catalog, id catalog.Identifier) ([]fileio.FileInfo, error) {
-	infos, err := cat.FS.List(ctx, jobsDir(cat, id))
+	infos, err := cat.FS.List(ctx, job.JobsDir(cat, id))
 	if err != nil {
 		return nil, err
 	}

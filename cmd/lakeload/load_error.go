@@ -21,7 +21,7 @@ func loadError(name string, dryRun bool, err error) error {
 	switch {
 	case errors.Is(err, filepath.ErrBadPattern), errors.Is(err, path.ErrBadPattern):
 		return usageError{fmt.Errorf("job %s: --from: %w", name, err)}
-	case errors.As(err, &ue), errors.Is(err, checkpoint.ErrJobChanged):
+	case errors.As(err, &ue), errors.Is(err, checkpoint.ErrJobChanged), errors.Is(err, job.ErrInvalidSpec):
 		return err
 	case errors.Is(err, checkpoint.ErrTableReplaced), errors.Is(err, checkpoint.ErrStoreGone):
 		return err // its message names the job or store and what to do; running again does not help

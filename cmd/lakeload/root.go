@@ -40,11 +40,15 @@ implementation of the Paimon format. Tables it writes are read by Java Paimon, F
 		if err := applyEnvDefaults(c); err != nil {
 			return err
 		}
+		if err := applyConfigFile(c); err != nil { // after the environment, which wins over the file
+			return err
+		}
 		if err := c.ValidateRequiredFlags(); err != nil {
 			return usageError{fmt.Errorf("%w; see '%s --help'", err, c.CommandPath())}
 		}
 		return nil
 	}
+	registerConfigFlag(root)
 	markUsageErrors(root)
 	documentEnvDefaults(root)
 	return root

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/lakeload/lakeload/checkpoint"
-	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 )
 
 // addQuarantine adds a published window's quarantined rows and the quarantine files of its
@@ -15,7 +15,7 @@ func (r *jobStatus) addQuarantine(store *checkpoint.Store, ws checkpoint.WindowS
 	if at, ok := ws.Attempt(ws.Published.Attempt); ok {
 		for _, res := range at.Results {
 			if res.Quarantined > 0 {
-				r.QuarantineFiles = append(r.QuarantineFiles, job.QuarantinePath(store, ws.Window, ws.Published.Attempt, res.TaskID))
+				r.QuarantineFiles = append(r.QuarantineFiles, task.QuarantinePath(store, ws.Window, ws.Published.Attempt, res.TaskID))
 			}
 		}
 	}

@@ -59,11 +59,11 @@ func (f *temporalFlags) gatherTemporal(ctx context.Context, jf *jobFlags, st che
 	}
 	defer c.Close()
 	rep := &temporalStatus{Windows: []windowActivity{}}
-	ref, err := jobRef(jf, &inputFlags{}, "")
+	spec, err := jf.jobSpec().Absolute()
 	if err != nil {
 		return nil, err
 	}
-	id := temporal.JobWorkflowID(ref)
+	id := temporal.JobWorkflowID(spec)
 	desc, err := c.DescribeWorkflowExecution(ctx, id, "")
 	var nf *serviceerror.NotFound
 	switch {

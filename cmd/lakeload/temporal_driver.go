@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -16,69 +15,20 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/job/temporal"
 	"github.com/lakeload/lakeload/metrics"
 )
 
-// driverOpener builds a job's Config on a worker for a driver segment (temporal.DriveSegment):
-// the same options `load` sets, read from the JobRef. Progress goes to the worker's log.
-func driverOpener(logger *slog.Logger) temporal.DriverOpener {
-	return func(ctx context.Context, ref temporal.JobRef) (job.Config, error) {
-		jf := jobFlags{tableFlags: tableFlags{warehouse: ref.Warehouse, table: ref.Table}, name: ref.Job, checkpoint: ref.Checkpoint}
-		cat, id, err := jf.open()
-		if err != nil {
-			return job.Config{}, err
-		}
-		store, err := jf.store(cat, id)
-		if err != nil {
-			return job.Config{}, err
-		}
-		t, err := cat.LoadTable(ctx, id)
-		if err != nil {
-			return job.Config{}, err
-		}
-		in := inputFlags{from: ref.From, format: ref.Format, opColumn: ref.OpColumn, ignoreExtra: ref.IgnoreExtra, timeZone: ref.TimeZone, limits: refLimits(ref)}
-		mapping, err := in.mapping()
-		if err != nil {
-			return job.Config{}, err
-		}
-		inFS, err := in.fileIO()
-		if err != nil {
-			return job.Config{}, err
-		}
-		badRows := job.BadRowsFail
-		if ref.SkipBadRows {
-			badRows = job.BadRowsQuarantine
-		}
-		log := logger.With("job", ref.Job, "table", ref.Table)
-		cfg := job.Config{Name: ref.Job, Table: t, InputFS: inFS, From: ref.From, Format: ref.Format, Store: store, Mapping: mapping,
-			IDColumn: ref.IDColumn, BadRows: badRows, CommitRows: ref.CommitRows, CommitEvery: ref.CommitEvery, Parallelism: ref.Parallelism,
-			RecomputeWindows: ref.RecomputeWindows, Logger: log, Hook: faultHook(os.Stderr), Progress: progressReporter(io.Discard, log)}
-		cfg.Overwrite, cfg.Incremental, cfg.EvolveSchema, cfg.Compaction = ref.Overwrite, ref.Incremental, ref.EvolveSchema, ref.Compaction
-		cfg.SeqReservations = seqReservationsDir(cat, id)
-		return cfg, nil
-	}
-}
-
-// fullJobRef describes the job of cfg (as load built it) for the job workflow: locations made
-// absolute (jobRef) and every option job.Config takes from the command line.
-func fullJobRef(jf *jobFlags, in *inputFlags, cfg job.Config) (temporal.JobRef, error) {
-	ref, err := jobRef(jf, in, cfg.IDColumn)
-	if err != nil {
-		return ref, err
-	}
-	ref.SkipBadRows = cfg.BadRows == job.BadRowsQuarantine
-	ref.Format, ref.CommitRows, ref.CommitEvery, ref.Parallelism = cfg.Format, cfg.CommitRows, cfg.CommitEvery, cfg.Parallelism
-	ref.Compaction, ref.Overwrite, ref.Incremental, ref.EvolveSchema = cfg.Compaction, cfg.Overwrite, cfg.Incremental, cfg.EvolveSchema
-	ref.RecomputeWindows, ref.Takeover = slices.Clone(cfg.RecomputeWindows), cfg.Takeover
-	return ref, nil
-}
-
 // runJobWorkflow submits (or attaches to) the job's workflow and follows it until it ends: progress
 // and metrics come from the checkpoint store, polled every second; the result and error are the
 // driver's, as job.Run gives them in process. Interrupting it stops following, not the job.
-func (f *temporalFlags) runJobWorkflow(ctx context.Context, cfg job.Config, ref temporal.JobRef, stderr io.Writer) (job.Result, error) {
+func (f *temporalFlags) runJobWorkflow(ctx context.Context, cfg job.Config, stderr io.Writer) (job.Result, error) {
 	if err := f.checkTiming(); err != nil {
+		return job.Result{}, err
+	}
+	spec, err := cfg.Spec.Absolute() // the workers' working directories are their own
+	if err != nil {
 		return job.Result{}, err
 	}
 	c, err := f.dial(ctx, cfg.Logger)
@@ -88,12 +38,12 @@ func (f *temporalFlags) runJobWorkflow(ctx context.Context, cfg job.Config, ref 
 	defer c.Close()
 	fol := follower{cfg: cfg, started: time.Now()}
 	fol.baseline(ctx) // metrics and the rate count what is published from now on
-	mine := temporal.JobInput{Ref: ref, Timing: f.timing, Segments: f.segments}
+	mine := temporal.JobInput{Spec: spec, Timing: f.timing, Segments: f.segments}
 	run, err := temporal.StartJob(ctx, c, f.taskQueue, mine)
 	if err != nil {
 		return job.Result{}, err
 	}
-	id := temporal.JobWorkflowID(ref)
+	id := temporal.JobWorkflowID(spec)
 	if running, err := temporal.StartedInput(ctx, c, id, run.GetRunID()); err != nil {
 		cfg.Logger.Warn("cannot compare options with the job workflow's", "workflow", id, "err", err)
 	} else if d := temporal.OptionDiff(running, mine); len(d) > 0 {
@@ -208,14 +158,14 @@ func progressFromState(st checkpoint.State) job.Progress {
 			p.LastSnapshotID = max(p.LastSnapshotID, ws.Committed.SnapshotID)
 		}
 	}
-	plan, _ := job.PlanSplits(st) // a store that does not decode shows no estimate here; the job refuses it
+	splits, _ := plan.Stored(st) // a store that does not decode shows no estimate here; the job refuses it
 	dropped := st.Dropped()
-	for i, sp := range plan {
+	for i, sp := range splits {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
 			p.RowsEstimated += job.EstimatedRows(sp)
 		}
 	}
-	p.SplitsTotal = len(plan) - len(dropped)
+	p.SplitsTotal = len(splits) - len(dropped)
 	if p.SplitsDone == p.SplitsTotal {
 		p.RowsEstimated = p.RowsPublished
 	}
@@ -227,13 +177,13 @@ func progressFromState(st checkpoint.State) job.Progress {
 // then waits up to wait for the driver segment to notice and release the lease.
 // The wait grows to cover the workflow's heartbeat period (a segment learns of the termination at its
 // next heartbeat, sent every 0.8 × the heartbeat timeout, at most a minute apart); it returns the wait used.
-func (f *temporalFlags) abortJobWorkflow(ctx context.Context, ref temporal.JobRef, store *checkpoint.Store, wait time.Duration, logger *slog.Logger) (time.Duration, error) {
+func (f *temporalFlags) abortJobWorkflow(ctx context.Context, spec job.Spec, store *checkpoint.Store, wait time.Duration, logger *slog.Logger) (time.Duration, error) {
 	c, err := f.dial(ctx, logger)
 	if err != nil {
 		return wait, err
 	}
 	defer c.Close()
-	id := temporal.JobWorkflowID(ref)
+	id := temporal.JobWorkflowID(spec)
 	if in, err := temporal.StartedInput(ctx, c, id, ""); err == nil && in.Timing.HeartbeatTimeout > 0 {
 		wait = abortWait(wait, in.Timing.HeartbeatTimeout)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/metrics"
-	"github.com/lakeload/lakeload/source"
 )
 
 // TestFollowerMatchesInProcess: what `load --temporal` derives from the checkpoint store while the
@@ -27,9 +25,14 @@ func TestFollowerMatchesInProcess(t *testing.T) {
 	inProc := metrics.NewLoad(reg, "j")
 	var last job.Progress
 	var reports int
-	cfg := job.Config{Name: "j", Table: fx.Open(t, wh, local.New()), InputFS: local.New(), From: glob, Store: store,
-		Mapping: source.MappingOptions{OpColumn: fx.OpColumn}, CommitRows: 20, Parallelism: 2, Metrics: inProc,
-		Progress: func(p job.Progress) { last, reports = p, reports+1 }}
+	cfg := job.Config{
+		Spec:     job.Spec{Name: "j", Input: job.Input{From: []string{glob}, OpColumn: fx.OpColumn}, CommitRows: 20, Parallelism: 2},
+		Table:    fx.Open(t, wh, local.New()),
+		InputFS:  local.New(),
+		Store:    store,
+		Metrics:  inProc,
+		Progress: func(p job.Progress) { last, reports = p, reports+1 },
+	}
 	ctx := context.Background()
 	if _, err := job.Run(ctx, cfg); err != nil {
 		t.Fatal(err)
@@ -72,38 +75,5 @@ func TestFollowerMatchesInProcess(t *testing.T) {
 	f.poll(ctx)
 	if v := late.Values(); v.RowsWritten != 0 || v.WindowsCommitted != 0 {
 		t.Fatalf("a late follower counted %+v", v)
-	}
-}
-
-// TestJobRefCarriesDriverOptions: every option of the load command that job.Config takes reaches the
-// worker that drives the job, and the worker's Config built from it has them back.
-func TestJobRefCarriesDriverOptions(t *testing.T) {
-	wh := t.TempDir()
-	ok(t, cmdArgs([]string{"table", "create"}, tbl(wh, "db.t", "--column", "id BIGINT NOT NULL", "--column", "v STRING",
-		"--primary-key", "id", "--option", "bucket=2"))...)
-	jf := jobFlags{tableFlags: tableFlags{warehouse: wh, table: "db.t"}, name: "j"}
-	in := inputFlags{from: wh + "/*.csv", format: "csv", opColumn: "op", timeZone: "Europe/Paris",
-		limits: source.Limits{MaxJSONDepth: 9, MaxRecordBytes: 1234, AllowNonRegular: true}}
-	cfg := job.Config{IDColumn: "id", BadRows: job.BadRowsQuarantine, Format: "csv", CommitRows: 7, CommitEvery: time.Minute, Parallelism: 3,
-		Compaction: job.CompactionOff, Overwrite: "", Incremental: true, EvolveSchema: job.EvolveAddColumns, RecomputeWindows: []int64{4}, Takeover: true}
-	ref, err := fullJobRef(&jf, &in, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := driverOpener(newLogger(io.Discard, "text"))(context.Background(), ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Name != "j" || got.IDColumn != "id" || got.BadRows != job.BadRowsQuarantine || got.Format != "csv" || got.CommitRows != 7 ||
-		got.CommitEvery != time.Minute || got.Parallelism != 3 || got.Compaction != job.CompactionOff || !got.Incremental ||
-		got.EvolveSchema != job.EvolveAddColumns || len(got.RecomputeWindows) != 1 || got.RecomputeWindows[0] != 4 ||
-		got.Mapping.OpColumn != "op" || got.Mapping.TimeZone.String() != "Europe/Paris" || got.From != in.from || got.SeqReservations == "" {
-		t.Fatalf("worker config %+v from ref %+v", got, ref)
-	}
-	if !ref.Takeover {
-		t.Fatal("--takeover did not reach the job reference")
-	}
-	if l := got.Mapping.Limits; l.MaxJSONDepth != 9 || l.MaxRecordBytes != 1234 || !l.AllowNonRegular {
-		t.Fatalf("input limits %+v did not reach the worker's config (%+v)", in.limits, l)
 	}
 }

@@ -4,13 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job/temporal"
-	"github.com/lakeload/lakeload/source"
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
@@ -62,33 +58,4 @@ type levelFilter struct {
 
 func (l levelFilter) Enabled(ctx context.Context, lv slog.Level) bool {
 	return lv >= l.min && l.Handler.Enabled(ctx, lv)
-}
-
-// jobRef describes the job for workers on other machines: local locations become absolute paths
-// (a worker's working directory is its own), object-store locations are sent as given.
-func jobRef(jf *jobFlags, in *inputFlags, idColumn string) (temporal.JobRef, error) {
-	ref := temporal.JobRef{Job: jf.name, Table: jf.table, OpColumn: in.opColumn, IgnoreExtra: in.ignoreExtra,
-		TimeZone: in.timeZone, IDColumn: idColumn,
-		MaxJSONDepth: in.limits.MaxJSONDepth, MaxRecordBytes: in.limits.MaxRecordBytes, AllowNonRegular: in.limits.AllowNonRegular}
-	for _, l := range []struct {
-		flag, v string
-		dst     *string
-	}{{"--warehouse", jf.warehouse, &ref.Warehouse}, {"--checkpoint", jf.checkpoint, &ref.Checkpoint}, {"--from", in.from, &ref.From}} {
-		*l.dst = l.v
-		if l.v == "" || fileio.Scheme(l.v) != "file" || filepath.IsAbs(l.v) || strings.HasPrefix(l.v, "file:") {
-			continue
-		}
-		abs, err := filepath.Abs(l.v)
-		if err != nil {
-			return ref, usageError{fmt.Errorf("%s %q: %w", l.flag, l.v, err)}
-		}
-		*l.dst = abs
-	}
-	return ref, nil
-}
-
-// refLimits are the input limits a job's JobRef carries to the workers (the decode budget is left to
-// each worker's memory limit).
-func refLimits(ref temporal.JobRef) source.Limits {
-	return source.Limits{MaxJSONDepth: ref.MaxJSONDepth, MaxRecordBytes: ref.MaxRecordBytes, AllowNonRegular: ref.AllowNonRegular}
 }

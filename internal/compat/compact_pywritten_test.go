@@ -40,7 +40,7 @@ func TestCompactPypaimonWrittenOraclesRead(t *testing.T) {
 				for i, cs := range commits {
 					commits[i] = nil
 					for _, c := range insertsOnly(cs) { // +U rows become +I: the table has no rowkind.field
-						commits[i] = append(commits[i], withKind(ins(c.row...), 4))
+						commits[i] = append(commits[i], withKind(ins(c.Row...), 4))
 					}
 				}
 			}

@@ -133,7 +133,7 @@ func TestCompactLakeloadWrittenOraclesRead(t *testing.T) {
 func insertsOnly(cs []change) []change {
 	var out []change
 	for _, c := range cs {
-		if !c.kind.IsRetract() {
+		if !c.Kind.IsRetract() {
 			out = append(out, c)
 		}
 	}

@@ -41,7 +41,7 @@ func TestExpireOraclesReadRetainedSnapshots(t *testing.T) {
 			id = lakeloadCommit(t, tbl, cs)
 		}
 		for _, c := range cs {
-			if i != 5 || c.kind == spec.RowKindInsert {
+			if i != 5 || c.Kind == spec.RowKindInsert {
 				m.apply(c)
 			}
 		}
@@ -87,10 +87,10 @@ func overwriteCommit(t *testing.T, tb *table.Table, changes []change) int64 {
 		t.Fatal(err)
 	}
 	for _, c := range changes {
-		if c.kind != spec.RowKindInsert {
+		if c.Kind != spec.RowKindInsert {
 			continue
 		}
-		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
+		if err := w.WriteRow(ctx, c.Row, c.Kind); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/canon"
 	"github.com/lakeload/lakeload/internal/loadtest"
-	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/internal/roundtrip"
 	"github.com/lakeload/lakeload/paimon/index"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
@@ -19,13 +19,9 @@ import (
 )
 
 // change is one input row with its kind.
-type change struct {
-	kind spec.RowKind
-	row  []any
-}
+type change = roundtrip.Change
 
-func ins(row ...any) change { return change{spec.RowKindInsert, row} }
-func del(row ...any) change { return change{spec.RowKindDelete, row} }
+var ins, del = roundtrip.Ins, roundtrip.Del
 
 // tableDef describes a table by column SQL types.
 type tableDef struct {
@@ -68,25 +64,7 @@ func lakeloadCommit(t *testing.T, tbl *table.Table, changes []change) int64 {
 // snapshot (a fresh commit user), whose id it returns.
 func writeCommit(t *testing.T, tbl *table.Table, o write.Options, changes []change) int64 {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range changes {
-		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: uuid.NewString(), Identifier: commit.BatchIdentifier, LookupAfter: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.SnapshotID
+	return roundtrip.WriteCommit(t, tbl, o, uuid.NewString(), changes)
 }
 
 // lakeloadRows reads the table with lakeload as canonical lines.

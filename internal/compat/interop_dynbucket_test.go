@@ -48,7 +48,7 @@ func TestDynamicBucketLakeloadWrites(t *testing.T) {
 		if ci == 2 {
 			var inserts []change // pypaimon writes row kinds only through rowkind.field; give it upserts
 			for _, c := range cs {
-				if c.kind == spec.RowKindInsert {
+				if c.Kind == spec.RowKindInsert {
 					inserts = append(inserts, c)
 				}
 			}
@@ -239,13 +239,13 @@ func javaDynWriter(t *testing.T) func(t *testing.T, tbl *table.Table, cs []chang
 		t.Helper()
 		var lines []string
 		for i, c := range cs {
-			b, err := canon.Row(tbl.Schema.Fields, c.row)
+			b, err := canon.Row(tbl.Schema.Fields, c.Row)
 			if err != nil {
 				t.Fatalf("change %d: %v", i, err)
 			}
 			line := string(b)
-			if c.kind != spec.RowKindInsert {
-				line = `{"_kind":"` + kindText[c.kind] + `",` + line[1:]
+			if c.Kind != spec.RowKindInsert {
+				line = `{"_kind":"` + kindText[c.Kind] + `",` + line[1:]
 			}
 			lines = append(lines, line)
 		}

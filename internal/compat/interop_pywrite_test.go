@@ -41,8 +41,8 @@ func rowkindCommits(seed uint64, n, perCommit, keys int) [][]change {
 			case k == 0:
 				cs = append(cs, withKind(del(row...), 4))
 			default:
-				cs = append(cs, withKind(change{spec.RowKindUpdateBefore, row}, 4),
-					withKind(change{spec.RowKindUpdateAfter, row}, 4))
+				cs = append(cs, withKind(change{Kind: spec.RowKindUpdateBefore, Row: row}, 4),
+					withKind(change{Kind: spec.RowKindUpdateAfter, Row: row}, 4))
 			}
 		}
 		out = append(out, cs)

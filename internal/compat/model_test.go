@@ -56,33 +56,33 @@ func (m *model) key(row []any) string {
 func (m *model) apply(c change) {
 	m.arrival++
 	if len(m.keyIdx) == 0 {
-		m.append = append(m.append, c.row)
+		m.append = append(m.append, c.Row)
 		return
 	}
-	k := m.key(c.row)
+	k := m.key(c.Row)
 	if m.seqIdx >= 0 {
 		// A row with a lower sequence.field value than the current one loses.
-		if prev, ok := m.seqs[k]; ok && less(c.row[m.seqIdx], prev[0]) {
+		if prev, ok := m.seqs[k]; ok && less(c.Row[m.seqIdx], prev[0]) {
 			return
 		}
-		m.seqs[k] = [2]any{c.row[m.seqIdx], m.arrival}
+		m.seqs[k] = [2]any{c.Row[m.seqIdx], m.arrival}
 	}
-	if c.kind.IsRetract() {
+	if c.Kind.IsRetract() {
 		delete(m.rows, k)
 		return
 	}
 	cur, ok := m.rows[k]
 	switch {
 	case !ok || m.engine == "deduplicate":
-		m.rows[k] = append([]any(nil), c.row...)
+		m.rows[k] = append([]any(nil), c.Row...)
 	case m.engine == "partial-update":
-		for i, v := range c.row {
+		for i, v := range c.Row {
 			if v != nil {
 				cur[i] = v
 			}
 		}
 	case m.engine == "aggregation":
-		for i, v := range c.row {
+		for i, v := range c.Row {
 			switch m.aggs[i] {
 			case "sum":
 				cur[i] = add(cur[i], v)

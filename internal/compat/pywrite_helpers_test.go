@@ -33,10 +33,10 @@ func pyCommit(t *testing.T, py *oracle.Client, path string, d tableDef, fields [
 	t.Helper()
 	lines := make([]string, len(changes))
 	for i, c := range changes {
-		if c.kind != spec.RowKindInsert && d.options["rowkind.field"] == "" {
-			t.Fatalf("change %d is %s but the table has no rowkind.field", i, kindText[c.kind])
+		if c.Kind != spec.RowKindInsert && d.options["rowkind.field"] == "" {
+			t.Fatalf("change %d is %s but the table has no rowkind.field", i, kindText[c.Kind])
 		}
-		b, err := canon.Row(fields, c.row)
+		b, err := canon.Row(fields, c.Row)
 		if err != nil {
 			t.Fatalf("change %d: %v", i, err)
 		}
@@ -48,9 +48,9 @@ func pyCommit(t *testing.T, py *oracle.Client, path string, d tableDef, fields [
 // withKind returns c with column col set to the text of c's kind, so pypaimon (rowkind.field) and
 // lakeload (explicit kind) write the same change.
 func withKind(c change, col int) change {
-	row := append([]any(nil), c.row...)
-	row[col] = kindText[c.kind]
-	return change{c.kind, row}
+	row := append([]any(nil), c.Row...)
+	row[col] = kindText[c.Kind]
+	return change{Kind: c.Kind, Row: row}
 }
 
 // openTable opens WAREHOUSE/db.db/name with lakeload (for tables another writer created).

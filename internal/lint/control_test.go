@@ -43,6 +43,15 @@ func TestLintCatchesPlantedImports(t *testing.T) {
 			want: []string{"metrics does not load: found packages metrics"}},
 		{path: "paimon/mergetree/zz_planted.go", src: importing("mergetree", "paimon/nosuch"),
 			want: []string{"paimon/nosuch does not load: no required module provides package", "paimon/mergetree imports paimon/nosuch: its layer"}},
+		// The walls inside job: planning below the tasks, tasks below the driver (no cycle: job
+		// imports both, so an import of job from either is a cycle, reported as one).
+		{path: "job/plan/zz_planted.go", src: importing("plan", "job/task"),
+			want: []string{"job/plan imports job/task: its layer", "job/plan imports job/task: never"}},
+		// Only job starts goroutines: a go statement, or errgroup, below it is reported.
+		{path: "paimon/read/zz_planted_go.go", src: "package read\n\nfunc zzPlanted() { go func() {}() }\n",
+			want: []string{"paimon/read starts a goroutine at zz_planted_go.go:3"}},
+		{path: "source/zz_planted_group.go", src: "package source\n\nimport _ \"golang.org/x/sync/errgroup\"\n",
+			want: []string{"source imports golang.org/x/sync/errgroup: only job starts goroutines"}},
 	}
 	assertReports(t, plants, nil)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
@@ -247,6 +248,9 @@ func checkPackages(module string, pkgs []pkg, overlay map[string]string) []strin
 		}
 		out = append(out, checkImports(importer, prod, test, needed)...)
 		out = append(out, importsC(p, overlay)...)
+		if applies(goroutineFree, goroutineFreeExcept, importer) {
+			out = append(out, startsGoroutines(importer, p, overlay)...)
+		}
 	}
 	if checked == 0 {
 		return []string{"go list returned no project packages"}
@@ -286,6 +290,34 @@ func importsC(p pkg, overlay map[string]string) []string {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// startsGoroutines reports each go statement in the production files of p, and an import of
+// errgroup (goroutines started for the caller); importer is p's module-relative path.
+func startsGoroutines(importer string, p pkg, overlay map[string]string) []string {
+	var out []string
+	if slices.Contains(p.Imports, "golang.org/x/sync/errgroup") {
+		out = append(out, fmt.Sprintf("%s imports golang.org/x/sync/errgroup: only job starts goroutines", importer))
+	}
+	fset := token.NewFileSet()
+	for _, name := range p.GoFiles {
+		path := filepath.Join(p.Dir, name)
+		if r, ok := overlay[path]; ok {
+			path = r
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			out = append(out, fmt.Sprintf("%s: parse %s: %v", importer, name, err))
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if g, ok := n.(*ast.GoStmt); ok {
+				out = append(out, fmt.Sprintf("%s starts a goroutine at %s:%d: only job starts goroutines", importer, name, fset.Position(g.Pos()).Line))
+			}
+			return true
+		})
 	}
 	return out
 }
@@ -342,6 +374,15 @@ func TestRulesCatchViolations(t *testing.T) {
 		{"job", "cmd/lakeload", false},
 		{"bench", "cmd/lakeload", true},
 		{"paimon/table", "internal/canon", false},
+		{"job/task", "job", false},
+		{"job/task", "job/plan", false},
+		{"job/task", "job/temporal", true},
+		{"job/task", "paimon/commit", false},
+		{"job/task", "paimon/read", false},
+		{"job/plan", "job", false},
+		{"job/plan", "job/task", false},
+		{"job/plan", "paimon/write", false},
+		{"job/plan", "paimon/commit", true},
 	}
 	for _, c := range bad {
 		prod, test := []string{c.to}, []string(nil)
@@ -375,6 +416,14 @@ func TestRulesCatchViolations(t *testing.T) {
 		{"checkpoint", "paimon/spec/manifest", false},
 		{"job", "checkpoint", false},
 		{"job/runner", "job", false},
+		{"job", "job/task", false},
+		{"job", "job/plan", false},
+		{"job/temporal", "job/task", false},
+		{"job/task", "paimon/write", false},
+		{"job/task", "metrics", false},
+		{"job/plan", "paimon/format/parquet", false},
+		{"job/plan", "source/file", false},
+		{"job/plan", "checkpoint", false},
 		{"internal/sim", "job", true},
 		{"cmd/lakeload", "job", false},
 		{"cmd/lakeload", "paimon/write", false},

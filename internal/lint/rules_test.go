@@ -3,7 +3,7 @@ package lint
 // The picture of lakeload's packages, bottom to top (docs/design.md, "Packages and the import
 // direction"):
 //
-//	cmd → job → {checkpoint, source} → paimon/{catalog, compact, maintain} → paimon/{read, write}
+//	cmd → job → {job/task, job/plan} → {checkpoint, source} → paimon/{catalog, compact, maintain} → paimon/{read, write}
 //	  → paimon/commit → paimon/{index, table} → paimon/{format, mergetree} → paimon/arrowconv
 //	  → paimon/spec → fileio
 //
@@ -84,7 +84,13 @@ var layers = []layer{
 	{from: []string{"checkpoint/..."}, allow: []string{"checkpoint/...", "paimon/spec/...", "fileio/..."},
 		testAllow: []string{"checkpoint/...", "paimon/spec/...", "fileio/...", "internal/datadriven"},
 		why:       "checkpoint is the recovery core: a journal on fileio, in spec's vocabulary; its decision tables are data-driven tests"},
-	{from: []string{"job/..."},
+	{from: []string{"job/plan"}, testAllow: []string{"job/plan", "checkpoint/...", "source/...", "paimon/...", "fileio/...", "internal/..."},
+		allow: []string{"checkpoint/...", "source/...", "paimon/format/...", "paimon/spec/...", "fileio/..."},
+		why:   "planning reads the input's files and the store's state and writes nothing: no engine, no tasks, no driver"},
+	{from: []string{"job/task"}, testAllow: []string{"job/task", "checkpoint/...", "source/...", "paimon/...", "fileio/...", "metrics/...", "internal/..."},
+		allow: []string{"checkpoint/...", "source/...", "paimon/write", "paimon/table", "paimon/spec/...", "fileio/...", "metrics/..."},
+		why:   "a task is plain data that runs anywhere: it writes rows (paimon/write) and stores its result, and knows nothing of the driver"},
+	{from: []string{"job/..."}, except: []string{"job/plan", "job/task"},
 		allow: []string{"job/...", "checkpoint/...", "source/...", "paimon/...", "fileio/...", "metrics/...", "internal/..."},
 		why:   "job drives everything below it"},
 	{from: []string{"internal/..."}, except: harnesses, allow: []string{"internal/...", "paimon/...", "fileio/...", "metrics/..."},
@@ -112,6 +118,10 @@ var nevers = []never{
 		why: "writing never reads rows back; compaction, above both, does"},
 	{from: []string{"internal/..."}, except: harnesses, deny: []string{"job/...", "checkpoint/...", "source/...", "cmd/..."},
 		why: "internal helpers serve the library layers"},
+	{from: []string{"job/task"}, deny: []string{"job", "job/plan", "job/temporal/..."},
+		why: "a task knows nothing of the driver, the plan or the remote executor that sends it"},
+	{from: []string{"job/plan"}, deny: []string{"job", "job/task", "job/temporal/...", "paimon/write", "paimon/commit"},
+		why: "planning sits below the tasks and the driver: it decides what to read, never writes or commits"},
 	{from: []string{"*"}, except: append([]string{"job/...", "cmd/..."}, harnesses...), deny: []string{"job/..."},
 		why: "only job and cmd (and the test harnesses) may import job"},
 	{from: []string{"*"}, except: []string{"cmd/..."}, deny: []string{"cmd/..."},
@@ -121,3 +131,14 @@ var nevers = []never{
 // exceptions lists edges that break the picture, each with the finding that removes it; it is
 // empty since issue 17 landed, and never grows.
 var exceptions = []exception{}
+
+// goroutineFree are the packages whose production code starts no goroutine (no go statement, no
+// errgroup): only job starts goroutines (docs/design.md), so a library layer never runs code the
+// loader's cancellation and bounds do not see. job/plan is planning, done on the driver's goroutine.
+// Inside job, the bounded-parallel loops are job/task's RunAll; job itself starts only the lease
+// renewal and the background compaction, job/task the read-ahead readers (ReadInOrder).
+var goroutineFree = []string{"fileio/...", "metrics/...", "paimon/...", "source/...", "checkpoint/...", "job/plan/..."}
+
+// goroutineFreeExcept are test-support packages below job that run FileIO implementations
+// concurrently on purpose.
+var goroutineFreeExcept = []string{"fileio/fiotest"}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/internal/canon"
+	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 // Expected returns the table state after loading every input file once, as sorted canonical lines:
@@ -48,13 +49,14 @@ func (f Fixture) merge(files []File) [][]any {
 			}
 		}
 	}
+	opts := spec.NewCoreOptions(f.Options)
 	sum := map[int]bool{}
 	for i, c := range f.Columns {
-		if f.Options["fields."+c[0]+".aggregate-function"] == "sum" {
+		if opts.FieldAggregateFunction(c[0]) == "sum" {
 			sum[i] = true
 		}
 	}
-	agg := f.Options["merge-engine"] == "aggregation"
+	agg := opts.MergeEngine() == "aggregation"
 	state := map[string][]any{}
 	for _, fl := range files {
 		for _, r := range fl.Rows {

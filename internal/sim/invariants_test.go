@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/lakeload/lakeload/checkpoint"
-	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -145,7 +145,7 @@ func (w *world) checkInvariants(ctx context.Context) (err error) {
 
 // attemptHasFiles reports whether a stored message of at is not empty (one that does not decode counts).
 func attemptHasFiles(at checkpoint.AttemptState) bool {
-	msgs, err := job.Messages(at.Results...)
+	msgs, err := task.Messages(at.Results...)
 	if err != nil {
 		return true
 	}

@@ -294,11 +294,13 @@ func (w *world) config(p *proc) (job.Config, error) {
 		return job.Config{}, err
 	}
 	return job.Config{
-		Name: jobName, Table: tbl, InputFS: w.sc.input, Splits: w.sc.splits,
-		Store:      checkpoint.NewStore(p, storePath),
-		Mapping:    source.MappingOptions{OpColumn: w.sc.k.opColumn, TimeZone: time.UTC},
-		CommitRows: 1, Parallelism: 1, Takeover: true,
-		Hook: p.hook, Now: func() time.Time { return clock },
+		Spec:    job.Spec{Name: jobName, Input: job.Input{OpColumn: w.sc.k.opColumn}, CommitRows: 1, Parallelism: 1, Takeover: true},
+		Table:   tbl,
+		InputFS: w.sc.input,
+		Splits:  w.sc.splits,
+		Store:   checkpoint.NewStore(p, storePath),
+		Hook:    p.hook,
+		Now:     func() time.Time { return clock },
 	}, nil
 }
 

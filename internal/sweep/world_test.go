@@ -18,7 +18,6 @@ import (
 	"github.com/lakeload/lakeload/job"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/table"
-	"github.com/lakeload/lakeload/source"
 )
 
 const (
@@ -112,11 +111,11 @@ func (w *world) run(in errorfs.Injector, mode errorfs.Mode, record bool) (out ou
 		return out
 	}
 	out.res, out.err = job.Run(ctx, job.Config{
-		Name: jobName, Table: tbl, InputFS: fs, From: w.l.inputDir + "/in-*",
-		Store:      checkpoint.NewStore(fs, w.l.storePath()),
-		Mapping:    source.MappingOptions{OpColumn: w.l.fx.OpColumn, TimeZone: time.UTC},
-		CommitRows: w.l.commitRows, Parallelism: 1, Takeover: true,
-		Now: func() time.Time { return clock },
+		Spec:    job.Spec{Name: jobName, Input: job.Input{From: []string{w.l.inputDir + "/in-*"}, OpColumn: w.l.fx.OpColumn}, CommitRows: w.l.commitRows, Parallelism: 1, Takeover: true},
+		Table:   tbl,
+		InputFS: fs,
+		Store:   checkpoint.NewStore(fs, w.l.storePath()),
+		Now:     func() time.Time { return clock },
 	})
 	return out
 }

@@ -80,7 +80,7 @@ func TestDevServerAbortRunningSegment(t *testing.T) {
 		default:
 		}
 	}
-	id := JobWorkflowID(JobRef{Job: "ab", Warehouse: wh, Table: "db.ab"})
+	id := JobWorkflowID(job.Spec{Name: "ab", Warehouse: wh, TableName: "db.ab"})
 	if i := driverWorker(ctx, dev.Client(), id, []proc{worker}); i != 0 {
 		t.Fatalf("the job workflow %s has no driver segment running on the worker before abort", id)
 	}

@@ -34,7 +34,7 @@ func StartedInput(ctx context.Context, c client.Client, wfID, runID string) (Job
 	return in, nil
 }
 
-// OptionDiff names, as JSON paths ("ref.parallelism", "timing.TaskTimeout"), the options in which
+// OptionDiff names, as JSON paths ("spec.parallelism", "timing.TaskTimeout"), the options in which
 // mine differs from running, the input of the job workflow a submitter attached to (counters aside).
 // The running workflow's options apply; a submitter reports the difference instead of silently
 // following a job driven with other options.

@@ -174,7 +174,7 @@ func TestDevServerKillNine(t *testing.T) {
 		"--commit-rows", strconv.Itoa(windowRows), "--parallelism", "3", "--temporal", hostPort, "--task-queue", queue,
 		"--heartbeat-timeout", "2s", "--task-timeout", "30s", "--log-format", "json",
 		"--segment-windows", "2", "--segments-per-run", "2"} // short segments: they move between workers and continue as new
-	jobID := JobWorkflowID(JobRef{Job: "scale", Warehouse: srv.URI("wh"), Table: load[4], Checkpoint: srv.URI("ckpt", "scale")})
+	jobID := JobWorkflowID(job.Spec{Name: "scale", Warehouse: srv.URI("wh"), TableName: load[4], Checkpoint: srv.URI("ckpt", "scale")})
 
 	rng := rand.New(rand.NewPCG(77, 7))
 	driverKills, workerKills, segmentKills := 0, 0, 0
@@ -419,7 +419,7 @@ func checkAbort(t *testing.T, lakeload string, env []string, c client.Client, ho
 	if err := follow.Start(); err != nil {
 		t.Fatal(err)
 	}
-	id := JobWorkflowID(JobRef{Job: "ab", Warehouse: wh, Table: "db.ab"})
+	id := JobWorkflowID(job.Spec{Name: "ab", Warehouse: wh, TableName: "db.ab"})
 	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
 		if _, err := c.DescribeWorkflowExecution(context.Background(), id, ""); err == nil {
 			break
@@ -441,7 +441,7 @@ func checkAbort(t *testing.T, lakeload string, env []string, c client.Client, ho
 			t.Fatalf("a second submitter with --parallelism 3 did not warn that it attached to %s:\n%s", id, out2.String())
 		}
 	}
-	if w := out2.String(); !strings.Contains(w, "ref.parallelism") || strings.Contains(w, "ref.commitRows") {
+	if w := out2.String(); !strings.Contains(w, "spec.parallelism") || strings.Contains(w, "spec.commitRows") {
 		t.Fatalf("the attach warning names the wrong options:\n%s", w)
 	}
 	if code, msg := runCLI(t, lakeload, env, "job", "abort", "--warehouse", wh, "--table", "db.ab", "--job", "ab", "--temporal", hostPort); code != 0 {

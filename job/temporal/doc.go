@@ -7,7 +7,7 @@
 //   - one driver implementation: a segment is job.Run with job.Config.Bound; the workflow only
 //     sequences segments, adds their counters and continues as new every SegmentOptions.PerRun
 //     segments, so its history stays small whatever the job's length;
-//   - one job workflow per job: id JobWorkflowID(ref), started with the "use existing" conflict
+//   - one job workflow per job: id JobWorkflowID(spec), started with the "use existing" conflict
 //     policy, so a second submitter attaches instead of starting a second driver; the workflow runs
 //     one segment at a time;
 //   - a segment's lease token names its workflow (SegmentLeaseToken); a segment displaces only a
@@ -17,7 +17,7 @@
 //     stay harmless by the protocol's write-once records (I2, S1);
 //   - one workflow per window attempt, id WorkflowID(job, commit user, window, attempt); starting it
 //     again while it runs re-attaches to it, so a task batch never runs twice under one id at once;
-//   - workflow histories carry plain references only (JobRef, window, attempt, split paths, counters):
+//   - workflow histories carry plain references only (the job.Spec, window, attempt, split paths, counters):
 //     task outputs are stored in the checkpoint store by job.RunTask, and the driver commits only
 //     from stored results;
 //   - activities are at-least-once: a retried, duplicated or timed-out task try finds the stored

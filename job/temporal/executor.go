@@ -18,7 +18,7 @@ import (
 type Executor struct {
 	Client    client.Client
 	TaskQueue string
-	Ref       JobRef
+	Spec      job.Spec // the job's, as the workflow carries it
 	Timing    Timing
 	Logger    *slog.Logger
 }
@@ -49,7 +49,7 @@ func (e *Executor) RunTasks(ctx context.Context, b job.TaskBatch) (int64, error)
 		ID: id, TaskQueue: e.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-	}, WorkflowName, WindowInput{Ref: e.Ref, Batch: b, Timing: e.Timing})
+	}, WorkflowName, WindowInput{Spec: e.Spec, Batch: b, Timing: e.Timing})
 	if err != nil {
 		return 0, fmt.Errorf("start workflow %s on task queue %s: %w", id, e.TaskQueue, err)
 	}

@@ -26,12 +26,13 @@ const (
 )
 
 // JobWorkflowID is the id of a job's workflow: "lakeload.job/<db.table>/<job>/<h>", h the first 12
-// hex digits of SHA-256 of "<warehouse>\n<checkpoint>" (the locations as the JobRef carries them).
+// hex digits of SHA-256 of "<warehouse>\n<checkpoint>" (the locations as the workflow's Spec carries
+// them: job.Spec.Absolute).
 // Temporal runs at most one open workflow per id, so at most one driver of a job exists per
 // namespace; the hash keeps equally named jobs of two warehouses apart.
-func JobWorkflowID(ref JobRef) string {
-	h := sha256.Sum256([]byte(ref.Warehouse + "\n" + ref.Checkpoint))
-	return fmt.Sprintf("lakeload.job/%s/%s/%s", ref.Table, ref.Job, hex.EncodeToString(h[:6]))
+func JobWorkflowID(spec job.Spec) string {
+	h := sha256.Sum256([]byte(spec.Warehouse + "\n" + spec.Checkpoint))
+	return fmt.Sprintf("lakeload.job/%s/%s/%s", spec.TableName, spec.Name, hex.EncodeToString(h[:6]))
 }
 
 // SegmentOptions bound the driver segments of a job workflow and their activities.
@@ -59,7 +60,7 @@ func (s SegmentOptions) withDefaults() SegmentOptions {
 
 // JobInput is the input of the job workflow; continue-as-new carries it with the counters updated.
 type JobInput struct {
-	Ref      JobRef         `json:"ref"`
+	Spec     job.Spec       `json:"spec"`   // the job, its locations absolute (job.Spec.Absolute)
 	Timing   Timing         `json:"timing"` // the window tasks' activities; HeartbeatTimeout also bounds a silent segment
 	Segments SegmentOptions `json:"segments"`
 	// Counters over the runs of the workflow so far (zero when submitted).
@@ -75,7 +76,7 @@ type JobProgress struct {
 
 // SegmentInput is the input of one DriveSegment activity.
 type SegmentInput struct {
-	Ref       JobRef         `json:"ref"`
+	Spec      job.Spec       `json:"spec"`
 	Timing    Timing         `json:"timing"`
 	Segments  SegmentOptions `json:"segments"`
 	Segment   int            `json:"segment"`   // number of the segment in the job workflow, from 1
@@ -85,7 +86,7 @@ type SegmentInput struct {
 // JobWorkflow drives a load job: it runs DriveSegment activities one after another, each a bounded
 // job.Run on some worker, until a segment reports the job done, and continues as new every
 // Segments.PerRun segments so its history stays small (per segment: one activity, about six events,
-// the JobRef twice). It is deterministic: it only schedules activities and adds their counters.
+// the Spec twice). It is deterministic: it only schedules activities and adds their counters.
 func JobWorkflow(ctx workflow.Context, in JobInput) (JobProgress, error) {
 	so := in.Segments.withDefaults()
 	t := in.Timing.withDefaults()
@@ -107,7 +108,7 @@ func JobWorkflow(ctx workflow.Context, in JobInput) (JobProgress, error) {
 			return p, workflow.NewContinueAsNewError(ctx, JobWorkflowName, next)
 		}
 		var res job.Result
-		seg := SegmentInput{Ref: in.Ref, Timing: in.Timing, Segments: in.Segments, Segment: p.Segments + 1, TaskQueue: queue}
+		seg := SegmentInput{Spec: in.Spec, Timing: in.Timing, Segments: in.Segments, Segment: p.Segments + 1, TaskQueue: queue}
 		if err := workflow.ExecuteActivity(ctx, SegmentActivity, seg).Get(ctx, &res); err != nil {
 			return p, err
 		}

@@ -26,7 +26,7 @@ import (
 // DriveSegment activities whose window tasks run through WindowWorkflow (env.executor).
 type jobEnv struct {
 	*env
-	ref      JobRef
+	spec     job.Spec
 	segs     SegmentOptions
 	hook     func(try int64) func(point string, w int64) error // the hook of the n-th segment try (nil: none)
 	storeOf  func(try int64) *checkpoint.Store                 // the store the n-th segment try uses (nil: e.store)
@@ -35,13 +35,13 @@ type jobEnv struct {
 
 func newJobEnv(t *testing.T, fx loadtest.Fixture) *jobEnv {
 	e := &jobEnv{env: newEnv(t, fx)}
-	e.ref = JobRef{Job: "tq-" + fx.Name, Warehouse: e.wh, Table: "db.t", Checkpoint: e.store.Root()}
+	e.spec = job.Spec{Name: "tq-" + fx.Name, Warehouse: e.wh, TableName: "db.t", Checkpoint: e.store.Root()}
 	return e
 }
 
 func (e *jobEnv) activities(t *testing.T) *Activities {
 	return &Activities{HeartbeatEvery: 50 * time.Millisecond,
-		OpenDriver: func(context.Context, JobRef) (job.Config, error) {
+		OpenDriver: func(context.Context, job.Spec) (job.Config, error) {
 			n := e.segTries.Add(1)
 			cfg := e.config(t)
 			cfg.Executor = nil // DriveSegment sets it
@@ -61,11 +61,11 @@ func (e *jobEnv) activities(t *testing.T) *Activities {
 // number of runs that continued as new, and the workflow error.
 func (e *jobEnv) run(t *testing.T) (JobProgress, int, error) {
 	acts := e.activities(t)
-	in := JobInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: 2 * time.Second}, Segments: e.segs}
+	in := JobInput{Spec: e.spec, Timing: Timing{HeartbeatTimeout: 2 * time.Second}, Segments: e.segs}
 	for cont := 0; ; cont++ {
 		tenv := newTestWorkflowEnv(&e.suite)
 		tenv.SetTestTimeout(time.Minute)
-		tenv.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: JobWorkflowID(e.ref), TaskQueue: "q"})
+		tenv.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: JobWorkflowID(e.spec), TaskQueue: "q"})
 		tenv.RegisterWorkflowWithOptions(JobWorkflow, workflow.RegisterOptions{Name: JobWorkflowName})
 		RegisterDriver(tenv, acts)
 		tenv.ExecuteWorkflow(JobWorkflowName, in)
@@ -141,7 +141,7 @@ func TestSegmentCrashAfterCommit(t *testing.T) {
 			// Die holding the lease: a dead try of this workflow whose heartbeat stopped long ago.
 			old := func() time.Time { return time.Now().Add(-time.Hour) }
 			if _, err := e.store.AcquireLease(context.Background(), checkpoint.LeaseOptions{Takeover: true, Now: old,
-				Owner: checkpoint.LeaseOwner{Host: "dead", PID: 1, Token: SegmentLeaseToken(JobWorkflowID(e.ref), 1, 1)}}); err != nil {
+				Owner: checkpoint.LeaseOwner{Host: "dead", PID: 1, Token: SegmentLeaseToken(JobWorkflowID(e.spec), 1, 1)}}); err != nil {
 				return err
 			}
 			return errors.New("worker killed after the commit")
@@ -228,7 +228,7 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 		}
 	}
 	hb := time.Second // renewals every 250 ms: a silence needs four renewals missed in a row
-	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
+	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Spec: e.spec, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
 	waits := leaseWaits(try.acts)
 	first := try.start()
 	<-paused
@@ -337,7 +337,7 @@ func TestSegmentDisplacesPausedEarlierTry(t *testing.T) {
 		}
 	}
 	hb := 400 * time.Millisecond
-	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Ref: e.ref, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
+	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Spec: e.spec, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
 	waits := leaseWaits(try.acts)
 	first := try.start()
 	<-stopped

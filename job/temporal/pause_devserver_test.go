@@ -13,6 +13,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
+	"github.com/lakeload/lakeload/job"
 )
 
 // TestDevServerPausedDriverSegment: the worker running a job's driver segment is stopped with
@@ -50,7 +51,7 @@ func TestDevServerPausedDriverSegment(t *testing.T) {
 	tableName := fx.Ident().Database + "." + fx.Ident().Table
 	follower := startProc(t, lakeload, env, "load", "--warehouse", wh, "--table", tableName, "--from", glob, "--job", "pz",
 		"--commit-rows", "5", "--temporal", hostPort, "--task-queue", queue, "--heartbeat-timeout", "2s", "--task-timeout", "30s")
-	id := JobWorkflowID(JobRef{Job: "pz", Warehouse: wh, Table: tableName})
+	id := JobWorkflowID(job.Spec{Name: "pz", Warehouse: wh, TableName: tableName})
 	snapDir := filepath.Join(fx.TablePath(wh), "snapshot")
 
 	stopped := -1

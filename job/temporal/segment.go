@@ -12,10 +12,9 @@ import (
 	"github.com/lakeload/lakeload/job"
 )
 
-// DriverOpener builds a job's Config on a worker from its JobRef: table, checkpoint store, input
-// file system, mapping and the result-changing options. DriveSegment sets Executor, SplitTasks,
-// Bound, Lease and Takeover itself.
-type DriverOpener func(ctx context.Context, ref JobRef) (job.Config, error)
+// DriverOpener builds a job's Config on a worker from its Spec (OpenDriver: job.Open and the
+// worker's log and hooks). DriveSegment sets Executor, SplitTasks, Bound, Lease and Takeover itself.
+type DriverOpener func(ctx context.Context, spec job.Spec) (job.Config, error)
 
 // DriveSegment is the driver-segment activity: one job.Run (the same driver as in process) bounded
 // by in.Segments, with the window tasks run as WindowWorkflow activities on any worker. It
@@ -42,24 +41,24 @@ func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Res
 	}
 	stop := heartbeat(ctx, every, in.Segment)
 	defer stop()
-	cfg, err := a.OpenDriver(ctx, in.Ref)
+	cfg, err := a.OpenDriver(ctx, in.Spec)
 	if err != nil {
-		return job.Result{}, toWire(fmt.Errorf("job %s segment %d: open its table, checkpoint store and input on this worker: %w", in.Ref.Job, in.Segment, err))
+		return job.Result{}, toWire(fmt.Errorf("job %s segment %d: open its table, checkpoint store and input on this worker: %w", in.Spec.Name, in.Segment, err))
 	}
 	wfID := info.WorkflowExecution.ID
 	cfg.Bound = job.Bound{MaxWindows: so.MaxWindows, MaxDuration: so.MaxDuration}
 	cfg.Lease = SegmentLeasePolicy(wfID, in.Segment, info.Attempt, hb)
-	cfg.Takeover = in.Ref.Takeover && in.Segment == 1 && info.Attempt == 1
+	cfg.Takeover = in.Spec.Takeover && in.Segment == 1 && info.Attempt == 1
 	cfg.SplitTasks = true // Parallelism tasks per window, each an activity
 	if a.NewExecutor != nil {
 		cfg.Executor = a.NewExecutor(in, in.TaskQueue)
 	} else {
-		cfg.Executor = &Executor{Client: a.Client, TaskQueue: in.TaskQueue, Ref: in.Ref, Timing: in.Timing, Logger: cfg.Logger}
+		cfg.Executor = &Executor{Client: a.Client, TaskQueue: in.TaskQueue, Spec: in.Spec, Timing: in.Timing, Logger: cfg.Logger}
 	}
 	for {
 		if gone, why := a.givenUp(ctx, info); gone {
 			return job.Result{}, fmt.Errorf("job %s segment %d attempt %d: Temporal has given up on this try (%s); it does not take the lease",
-				in.Ref.Job, in.Segment, info.Attempt, why)
+				in.Spec.Name, in.Segment, info.Attempt, why)
 		}
 		res, err := job.Run(ctx, cfg)
 		if err == nil {

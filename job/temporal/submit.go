@@ -9,12 +9,12 @@ import (
 	"go.temporal.io/sdk/client"
 )
 
-// StartJob starts the job workflow of in.Ref on taskQueue, or attaches to it when it already runs
+// StartJob starts the job workflow of in.Spec on taskQueue, or attaches to it when it already runs
 // (conflict policy "use existing": a rerun or a second submitter follows the running driver instead
 // of starting another; the running workflow keeps the options it was started with). A finished or
 // failed workflow of the id is started anew; its job.Run resumes from the checkpoint store.
 func StartJob(ctx context.Context, c client.Client, taskQueue string, in JobInput) (client.WorkflowRun, error) {
-	id := JobWorkflowID(in.Ref)
+	id := JobWorkflowID(in.Spec)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: taskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,

@@ -24,38 +24,6 @@ const (
 	inputErrorType = "lakeload.InputError"
 )
 
-// JobRef tells a worker where a job's table, checkpoint store and input are and how the input is
-// mapped; the worker's Opener turns it into a job.TaskEnv. Every field is plain text.
-type JobRef struct {
-	Job         string `json:"job"`
-	Warehouse   string `json:"warehouse"`
-	Table       string `json:"table"`      // db.table
-	Checkpoint  string `json:"checkpoint"` // checkpoint store location ("" = the warehouse default)
-	From        string `json:"from"`       // the input glob (its file system reads the splits)
-	OpColumn    string `json:"opColumn,omitempty"`
-	IgnoreExtra bool   `json:"ignoreExtra,omitempty"`
-	TimeZone    string `json:"timeZone,omitempty"`
-	IDColumn    string `json:"idColumn,omitempty"`
-	SkipBadRows bool   `json:"skipBadRows,omitempty"` // --bad-rows=quarantine: workers leave bad rows out and list them
-	// Input limits (source.Limits; 0: the default). The Parquet decode budget is each worker's own
-	// memory limit.
-	MaxJSONDepth    int   `json:"maxJsonDepth,omitempty"`
-	MaxRecordBytes  int64 `json:"maxRecordBytes,omitempty"`
-	AllowNonRegular bool  `json:"allowNonRegular,omitempty"`
-
-	// Driver options (the job workflow's segments build job.Config from them; see DriverOpener).
-	Format           string        `json:"format,omitempty"`
-	CommitRows       int64         `json:"commitRows,omitempty"`
-	CommitEvery      time.Duration `json:"commitEvery,omitempty"`
-	Parallelism      int           `json:"parallelism,omitempty"` // tasks per window
-	Compaction       string        `json:"compaction,omitempty"`
-	Overwrite        string        `json:"overwrite,omitempty"`
-	Incremental      bool          `json:"incremental,omitempty"`
-	EvolveSchema     string        `json:"evolveSchema,omitempty"`
-	RecomputeWindows []int64       `json:"recomputeWindows,omitempty"`
-	Takeover         bool          `json:"takeover,omitempty"` // the first segment's first try may displace any lease holder
-}
-
 // Timing bounds the activities of a window's tasks.
 type Timing struct {
 	TaskTimeout      time.Duration // start-to-close of one try (default 1h): a slower try is retried, and is just another try
@@ -78,14 +46,14 @@ func (t Timing) withDefaults() Timing {
 
 // WindowInput is the input of the workflow of one window attempt.
 type WindowInput struct {
-	Ref    JobRef        `json:"ref"`
+	Spec   job.Spec      `json:"spec"`
 	Batch  job.TaskBatch `json:"batch"`
 	Timing Timing        `json:"timing"`
 }
 
 // TaskActivityInput is the input of one task's activity: the batch without its task list, and the task.
 type TaskActivityInput struct {
-	Ref   JobRef        `json:"ref"`
+	Spec  job.Spec      `json:"spec"`
 	Batch job.TaskBatch `json:"batch"` // Tasks is nil
 	Task  job.TaskInput `json:"task"`
 }
@@ -106,7 +74,7 @@ func WindowWorkflow(ctx workflow.Context, in WindowInput) (int64, error) {
 	batch.Tasks = nil
 	futures := make([]workflow.Future, len(in.Batch.Tasks))
 	for i, task := range in.Batch.Tasks {
-		futures[i] = workflow.ExecuteActivity(ctx, ActivityName, TaskActivityInput{Ref: in.Ref, Batch: batch, Task: task})
+		futures[i] = workflow.ExecuteActivity(ctx, ActivityName, TaskActivityInput{Spec: in.Spec, Batch: batch, Task: task})
 	}
 	var rows int64
 	var firstErr error
@@ -123,9 +91,9 @@ func WindowWorkflow(ctx workflow.Context, in WindowInput) (int64, error) {
 	return rows, firstErr
 }
 
-// Opener resolves a JobRef to the table, store and source a task writes with. It is called for
-// every activity try, so a try sees the table's current schema.
-type Opener func(ctx context.Context, ref JobRef) (job.TaskEnv, error)
+// Opener resolves a job's Spec to the table, store and source a task writes with (OpenTask). It is
+// called for every activity try, so a try sees the table's current schema.
+type Opener func(ctx context.Context, spec job.Spec) (job.TaskEnv, error)
 
 // Activities holds the worker side: the activity that runs one task.
 type Activities struct {
@@ -133,7 +101,8 @@ type Activities struct {
 	// HeartbeatEvery is the heartbeat period of a running task or segment (default: a third of its
 	// heartbeat timeout).
 	HeartbeatEvery time.Duration
-	// OpenDriver builds a job's Config for a driver segment (DriveSegment); nil: this worker runs no segments.
+	// OpenDriver builds a job's Config for a driver segment (DriveSegment, OpenDriver); nil: this
+	// worker runs no segments.
 	OpenDriver DriverOpener
 	// Client starts the window workflows of the segments this worker drives.
 	Client client.Client
@@ -147,9 +116,9 @@ type Activities struct {
 // RunTask is the activity: it opens the job's environment and runs job.RunTask while heartbeating.
 // A job.InputError becomes a non-retryable application error of type lakeload.InputError.
 func (a *Activities) RunTask(ctx context.Context, in TaskActivityInput) (int64, error) {
-	env, err := a.Open(ctx, in.Ref)
+	env, err := a.Open(ctx, in.Spec)
 	if err != nil {
-		return 0, fmt.Errorf("job %s window %d task %d: open the job's table and store: %w", in.Ref.Job, in.Task.Window, in.Task.Task, err)
+		return 0, fmt.Errorf("job %s window %d task %d: open the job's table and store: %w", in.Spec.Name, in.Task.Window, in.Task.Task, err)
 	}
 	every := a.HeartbeatEvery
 	if every <= 0 {
@@ -166,7 +135,7 @@ func (a *Activities) RunTask(ctx context.Context, in TaskActivityInput) (int64, 
 		return 0, temporal.NewNonRetryableApplicationError(err.Error(), inputErrorType, err)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("job %s window %d attempt %d task %d: %w", in.Ref.Job, in.Task.Window, in.Task.Attempt, in.Task.Task, err)
+		return 0, fmt.Errorf("job %s window %d attempt %d task %d: %w", in.Spec.Name, in.Task.Window, in.Task.Attempt, in.Task.Task, err)
 	}
 	return n, nil
 }

@@ -49,7 +49,7 @@ func newEnv(t *testing.T, fx loadtest.Fixture) *env {
 }
 
 func (e *env) open(t *testing.T) Opener {
-	return func(context.Context, JobRef) (job.TaskEnv, error) {
+	return func(context.Context, job.Spec) (job.TaskEnv, error) {
 		return job.TaskEnv{Table: e.fx.Open(t, e.wh, local.New()), Store: e.store, Source: file.Source{FS: local.New()},
 			Mapping: source.MappingOptions{OpColumn: e.fx.OpColumn}}, nil
 	}
@@ -69,7 +69,7 @@ func (e *env) executor(t *testing.T) job.Executor {
 			}
 			return e.fault(ctx, in, real)
 		}, activity.RegisterOptions{Name: ActivityName})
-		tenv.ExecuteWorkflow(WorkflowName, WindowInput{Ref: JobRef{Job: b.Job}, Batch: b, Timing: e.timing})
+		tenv.ExecuteWorkflow(WorkflowName, WindowInput{Spec: job.Spec{Name: b.Job}, Batch: b, Timing: e.timing})
 		if !tenv.IsWorkflowCompleted() {
 			return 0, errors.New("workflow did not complete")
 		}
@@ -96,8 +96,13 @@ type executorFunc func(context.Context, job.TaskBatch) (int64, error)
 func (f executorFunc) RunTasks(ctx context.Context, b job.TaskBatch) (int64, error) { return f(ctx, b) }
 
 func (e *env) config(t *testing.T) job.Config {
-	return job.Config{Name: "tq-" + e.fx.Name, Table: e.fx.Open(t, e.wh, local.New()), InputFS: local.New(), From: e.glob, Store: e.store,
-		Mapping: source.MappingOptions{OpColumn: e.fx.OpColumn}, CommitRows: 40, Parallelism: 3, SplitTasks: true, Executor: e.executor(t)}
+	return job.Config{
+		Spec:     job.Spec{Name: "tq-" + e.fx.Name, Input: job.Input{From: []string{e.glob}, OpColumn: e.fx.OpColumn}, CommitRows: 40, Parallelism: 3, SplitTasks: true},
+		Table:    e.fx.Open(t, e.wh, local.New()),
+		InputFS:  local.New(),
+		Store:    e.store,
+		Executor: e.executor(t),
+	}
 }
 
 // checkExactlyOnce asserts the job finished with exactly one APPEND snapshot per non-empty window

@@ -22,7 +22,7 @@ var (
 
 // OptAddColumnBeforePartition is Java's "add-column-before-partition": added columns go before the
 // first partition column instead of last.
-const OptAddColumnBeforePartition = "add-column-before-partition"
+const OptAddColumnBeforePartition = spec.OptAddColumnBeforePartition
 
 // NewColumn is a column to add to a table. Its type must be nullable (Java refuses NOT NULL added
 // columns: existing rows have no value for it). Field ids inside Type are ignored and reassigned.
@@ -45,7 +45,8 @@ func AddColumnsSchema(old *spec.TableSchema, cols []NewColumn, now time.Time) (*
 	}
 	fields := append([]spec.DataField{}, old.Fields...)
 	highest := old.HighestFieldID
-	beforePartition := strings.EqualFold(strings.TrimSpace(old.Options[OptAddColumnBeforePartition]), "true") && len(old.PartitionKeys) > 0
+	before, _ := old.CoreOptions().AddColumnBeforePartition() // a malformed value reads as false, Java's default
+	beforePartition := before && len(old.PartitionKeys) > 0
 	for _, c := range cols {
 		if err := checkNewColumn(fields, c, old.PrimaryKeys); err != nil {
 			return nil, err

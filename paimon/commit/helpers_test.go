@@ -10,7 +10,7 @@ import (
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/fileio/mem"
-	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/internal/roundtrip"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -56,21 +56,11 @@ func writeRows(t testing.TB, tbl *table.Table, rows [][]any) []table.CommitMessa
 // writeRowsWith writes rows (inserts) with a fresh writer of options o and returns the commit messages.
 func writeRowsWith(t testing.TB, tbl *table.Table, o write.Options, rows [][]any) []table.CommitMessage {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, o)
-	if err != nil {
-		t.Fatal(err)
+	changes := make([]roundtrip.Change, len(rows))
+	for i, r := range rows {
+		changes[i] = roundtrip.Ins(r...)
 	}
-	for _, r := range rows {
-		if err := w.WriteRow(ctx, r, spec.RowKindInsert); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return msgs
+	return roundtrip.Write(t, tbl, o, changes)
 }
 
 // appendRows returns n rows (id, who) with ids from first.
@@ -85,14 +75,11 @@ func appendRows(first int64, n int, who string) [][]any {
 // mustCommit commits msgs as user (batch identifier, no look-up) and returns the snapshot id.
 func mustCommit(t testing.TB, tbl *table.Table, msgs []table.CommitMessage, user string) int64 {
 	t.Helper()
-	res, err := commit.Commit(context.Background(), tbl, msgs, commit.Options{User: user, Identifier: commit.BatchIdentifier, LookupAfter: -1})
-	if err != nil {
-		t.Fatal(err)
+	id := roundtrip.Commit(t, tbl, msgs, user)
+	if id == 0 {
+		t.Fatalf("commit of %s created no snapshot", user)
 	}
-	if res.AlreadyCommitted || res.SnapshotID == 0 {
-		t.Fatalf("commit of %s: %+v", user, res)
-	}
-	return res.SnapshotID
+	return id
 }
 
 // rowLines renders rows as sorted "v1|v2|…" lines for multiset comparison.

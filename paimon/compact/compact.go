@@ -118,16 +118,16 @@ func CheckCompactable(t *table.Table) error {
 	if f := strings.ToLower(t.Options.FileFormat()); f != "parquet" {
 		return fail("file.format=%s: lakeload writes parquet only; compact it with Java Paimon", f)
 	}
-	if mf, ok := t.Options.Get("manifest.format"); ok && !strings.EqualFold(mf, "avro") {
+	if mf := t.Options.ManifestFormat(); !strings.EqualFold(mf, "avro") {
 		return fail("manifest.format=%s: lakeload writes Avro manifests, which Java would read as %s; compact it with Java Paimon", mf, mf)
 	}
 	if !t.HasPrimaryKey() && t.Options.DeletionVectorsEnabled() {
 		return fail("deletion-vectors.enabled=true on an append table: compacting it needs its deletion-vector index rewritten per file, which lakeload does not do yet; compact it with Java Paimon")
 	}
-	if v, ok := t.Options.Get("row-tracking.enabled"); ok && strings.EqualFold(v, "true") {
+	if on, _ := t.Options.RowTrackingEnabled(); on {
 		return fail("row-tracking.enabled=true is not supported; compact it with Java Paimon")
 	}
-	if v, ok := t.Options.Get("data-evolution.enabled"); ok && strings.EqualFold(v, "true") {
+	if on, _ := t.Options.DataEvolutionEnabled(); on {
 		return fail("data-evolution.enabled=true is not supported; compact it with Java Paimon")
 	}
 	return nil

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/internal/roundtrip"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
@@ -74,33 +74,18 @@ func (m *model) want() []string {
 // (uncommitted) commit messages.
 func writeChanges(t *testing.T, tbl *table.Table, m *model, o write.Options, cs []change) []table.CommitMessage {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cs {
-		if err := w.WriteRow(ctx, []any{c.id, c.v, c.dt}, c.kind); err != nil {
-			t.Fatal(err)
-		}
+	rows := make([]roundtrip.Change, len(cs))
+	for i, c := range cs {
+		rows[i] = roundtrip.Change{Kind: c.kind, Row: []any{c.id, c.v, c.dt}}
 		m.apply(c)
 	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return msgs
+	return roundtrip.Write(t, tbl, o, rows)
 }
 
 // commitChanges writes changes in one commit (user "loader") and applies them to m.
 func commitChanges(t *testing.T, tbl *table.Table, m *model, cs []change) int64 {
 	t.Helper()
-	msgs := writeChanges(t, tbl, m, write.Options{CompactsBeforePublish: true}, cs)
-	res, err := commit.Commit(context.Background(), tbl, msgs, commit.Options{User: "loader", Identifier: commit.BatchIdentifier, LookupAfter: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.SnapshotID
+	return roundtrip.Commit(t, tbl, writeChanges(t, tbl, m, write.Options{CompactsBeforePublish: true}, cs), "loader")
 }
 
 // visible reads tbl as Java's batch read would (level 0 skipped where Java skips it).

@@ -2,7 +2,6 @@ package compact
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,37 +37,34 @@ type Options struct {
 // 200, compaction.size-ratio 1, compaction.min.file-num 5. A malformed value is an error naming the option.
 func StrategyOf(t *table.Table) (Strategy, error) {
 	get := func(key string, def int) (int, error) {
-		v, ok := t.Options.Get(key)
-		if !ok {
-			return def, nil
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(v))
+		n, err := t.Options.Int(key, def)
 		if err != nil || n < 0 {
+			v, _ := t.Options.Get(key)
 			return 0, fmt.Errorf("table %s: option %s=%q is not a non-negative integer; fix it with ALTER TABLE … SET", t.Path, key, v)
 		}
 		return n, nil
 	}
 	var s Strategy
 	var err error
-	if s.Trigger, err = get("num-sorted-run.compaction-trigger", 5); err != nil {
+	if s.Trigger, err = get(spec.OptNumSortedRunCompactionTrigger, 5); err != nil {
 		return s, err
 	}
-	if s.StopTrigger, err = get("num-sorted-run.stop-trigger", s.Trigger+3); err != nil {
+	if s.StopTrigger, err = get(spec.OptNumSortedRunStopTrigger, s.Trigger+3); err != nil {
 		return s, err
 	}
-	if s.NumLevels, err = get("num-levels", s.Trigger+1); err != nil {
+	if s.NumLevels, err = get(spec.OptNumLevels, s.Trigger+1); err != nil {
 		return s, err
 	}
 	if s.NumLevels < 2 {
 		return s, fmt.Errorf("table %s: option num-levels=%d must be at least 2", t.Path, s.NumLevels)
 	}
-	if s.MaxSizeAmp, err = get("compaction.max-size-amplification-percent", 200); err != nil {
+	if s.MaxSizeAmp, err = get(spec.OptCompactionMaxSizeAmplification, 200); err != nil {
 		return s, err
 	}
-	if s.SizeRatio, err = get("compaction.size-ratio", 1); err != nil {
+	if s.SizeRatio, err = get(spec.OptCompactionSizeRatio, 1); err != nil {
 		return s, err
 	}
-	if s.AppendMinFiles, err = get("compaction.min.file-num", 5); err != nil {
+	if s.AppendMinFiles, err = get(spec.OptCompactionMinFileNum, 5); err != nil {
 		return s, err
 	}
 	return s, nil

@@ -2,16 +2,14 @@ package index
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 // Option keys of dynamic-bucket tables (Java CoreOptions).
 const (
-	OptTargetRowNum = "dynamic-bucket.target-row-num"
-	OptMaxBuckets   = "dynamic-bucket.max-buckets"
+	OptTargetRowNum = spec.OptDynamicBucketTargetRowNum
+	OptMaxBuckets   = spec.OptDynamicBucketMaxBuckets
 )
 
 // javaShortMax bounds bucket ids: Java keeps them in a short (Int2ShortHashMap).
@@ -29,20 +27,15 @@ type Options struct {
 
 // OptionsOf reads the dynamic-bucket options of a table; an invalid value is an error naming the option.
 func OptionsOf(o spec.CoreOptions) (Options, error) {
-	out := Options{TargetRows: 2_000_000, MaxBuckets: -1}
-	if v, ok := o.Get(OptTargetRowNum); ok {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n <= 0 {
-			return out, fmt.Errorf("option %s=%q is not a positive integer; set it to the number of keys per bucket (default 2000000)", OptTargetRowNum, v)
-		}
-		out.TargetRows = n
+	rows, err := o.DynamicBucketTargetRowNum()
+	if err != nil || rows <= 0 {
+		v, _ := o.Get(OptTargetRowNum)
+		return Options{}, fmt.Errorf("option %s=%q is not a positive integer; set it to the number of keys per bucket (default 2000000)", OptTargetRowNum, v)
 	}
-	if v, ok := o.Get(OptMaxBuckets); ok {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n == 0 || n < -1 || n > javaShortMax {
-			return out, fmt.Errorf("option %s=%q must be -1 (unbounded) or a bucket count from 1 to %d", OptMaxBuckets, v, javaShortMax)
-		}
-		out.MaxBuckets = n
+	maxBuckets, err := o.DynamicBucketMaxBuckets()
+	if err != nil || maxBuckets == 0 || maxBuckets < -1 || maxBuckets > javaShortMax {
+		v, _ := o.Get(OptMaxBuckets)
+		return Options{}, fmt.Errorf("option %s=%q must be -1 (unbounded) or a bucket count from 1 to %d", OptMaxBuckets, v, javaShortMax)
 	}
-	return out, nil
+	return Options{TargetRows: rows, MaxBuckets: maxBuckets}, nil
 }

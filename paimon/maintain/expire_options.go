@@ -2,22 +2,20 @@ package maintain
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
 
-// Table options read here (Java CoreOptions) that package spec has no accessor for.
+// Table options read here (Java CoreOptions); package spec parses them.
 const (
-	OptSnapshotExpireLimit     = "snapshot.expire.limit"
-	OptConsumerExpirationTime  = "consumer.expiration-time"
-	OptConsumerChangelogOnly   = "consumer.changelog-only"
-	OptChangelogNumRetainedMin = "changelog.num-retained.min"
-	OptChangelogNumRetainedMax = "changelog.num-retained.max"
-	OptChangelogTimeRetained   = "changelog.time-retained"
+	OptSnapshotExpireLimit     = spec.OptSnapshotExpireLimit
+	OptConsumerExpirationTime  = spec.OptConsumerExpirationTime
+	OptConsumerChangelogOnly   = spec.OptConsumerChangelogOnly
+	OptChangelogNumRetainedMin = spec.OptChangelogNumRetainedMin
+	OptChangelogNumRetainedMax = spec.OptChangelogNumRetainedMax
+	OptChangelogTimeRetained   = spec.OptChangelogTimeRetained
 )
 
 // ExpireOptions say which snapshots Expire removes. ExpireOptionsOf fills them from table options.
@@ -44,21 +42,17 @@ func ExpireOptionsOf(t *table.Table) (ExpireOptions, error) {
 	if err := o.Validate(); err != nil {
 		return ExpireOptions{}, fmt.Errorf("table %s: %w (fix it with ALTER TABLE … SET)", t.Path, err)
 	}
-	limit, err := intOption(o, OptSnapshotExpireLimit, 50)
+	limit, err := o.SnapshotExpireLimit()
 	if err != nil {
-		return ExpireOptions{}, err
+		return ExpireOptions{}, tableOptionError(err)
 	}
-	consumerExp, err := durationOption(o, OptConsumerExpirationTime, 0)
+	consumerExp, err := o.ConsumerExpirationTime()
 	if err != nil {
-		return ExpireOptions{}, err
+		return ExpireOptions{}, tableOptionError(err)
 	}
-	changelogOnly := false
-	if v, ok := o.Get(OptConsumerChangelogOnly); ok {
-		b, err := strconv.ParseBool(strings.TrimSpace(v))
-		if err != nil {
-			return ExpireOptions{}, fmt.Errorf("table option %q: %q is not a boolean (true/false)", OptConsumerChangelogOnly, v)
-		}
-		changelogOnly = b
+	changelogOnly, err := o.ConsumerChangelogOnly()
+	if err != nil {
+		return ExpireOptions{}, tableOptionError(err)
 	}
 	return ExpireOptions{
 		RetainMin: o.SnapshotNumRetainedMin(), RetainMax: o.SnapshotNumRetainedMax(),
@@ -80,17 +74,18 @@ func (e ExpireOptions) validate(o spec.CoreOptions) error {
 	case e.TimeRetained < 0:
 		return fmt.Errorf("snapshot.time-retained (--older-than) is negative: use 0 or more")
 	}
-	cmin, err := intOption(o, OptChangelogNumRetainedMin, e.RetainMin)
+	// Java's changelog retention defaults to the snapshot retention.
+	cmin, err := o.Int(OptChangelogNumRetainedMin, e.RetainMin)
 	if err != nil {
-		return err
+		return tableOptionError(err)
 	}
-	cmax, err := intOption(o, OptChangelogNumRetainedMax, e.RetainMax)
+	cmax, err := o.Int(OptChangelogNumRetainedMax, e.RetainMax)
 	if err != nil {
-		return err
+		return tableOptionError(err)
 	}
-	ctime, err := durationOption(o, OptChangelogTimeRetained, e.TimeRetained)
+	ctime, err := o.Duration(OptChangelogTimeRetained, e.TimeRetained)
 	if err != nil {
-		return err
+		return tableOptionError(err)
 	}
 	if cmin > e.RetainMin || cmax > e.RetainMax || ctime > e.TimeRetained {
 		return fmt.Errorf("the table keeps changelogs longer than snapshots (changelog.num-retained.min/max or changelog.time-retained " +
@@ -99,26 +94,5 @@ func (e ExpireOptions) validate(o spec.CoreOptions) error {
 	return nil
 }
 
-func intOption(o spec.CoreOptions, key string, def int) (int, error) {
-	v, ok := o.Get(key)
-	if !ok {
-		return def, nil
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-	if err != nil {
-		return def, fmt.Errorf("table option %q: %q is not an int", key, v)
-	}
-	return int(n), nil
-}
-
-func durationOption(o spec.CoreOptions, key string, def time.Duration) (time.Duration, error) {
-	v, ok := o.Get(key)
-	if !ok {
-		return def, nil
-	}
-	d, err := spec.ParseJavaDuration(v)
-	if err != nil {
-		return def, fmt.Errorf("table option %q: %w", key, err)
-	}
-	return d, nil
-}
+// tableOptionError says the malformed option is a table option ("table option …").
+func tableOptionError(err error) error { return fmt.Errorf("table %w", err) }

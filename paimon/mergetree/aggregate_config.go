@@ -36,15 +36,15 @@ type aggSpec struct {
 
 // configureAggregation resolves each column's aggregate (Java AggregateMergeFunction.getAggFuncName
 // and the FieldAggregatorFactory type checks).
-func (c *Config) configureAggregation(opts options, primaryKeys []string) error {
+func (c *Config) configureAggregation(opts spec.CoreOptions, primaryKeys []string) error {
 	var err error
-	if c.removeRecordOnDelete, err = opts.boolOpt(OptAggregationRemoveRecordOnDelete, false); err != nil {
+	if c.removeRecordOnDelete, err = boolOption(opts, spec.OptAggregationRemoveRecordOnDelete, false); err != nil {
 		return err
 	}
 	c.aggs = make([]aggSpec, len(c.fields))
 	for i, f := range c.fields {
 		a := aggSpec{column: f.Name, typ: f.Type, delimiter: ","}
-		key := fieldOptKey(f.Name, "aggregate-function")
+		key := spec.FieldOptKey(f.Name, "aggregate-function")
 		switch {
 		case c.isSeqField(i):
 			a.fn = aggLastValue
@@ -52,9 +52,9 @@ func (c *Config) configureAggregation(opts options, primaryKeys []string) error 
 			a.fn = aggPrimaryKey
 		default:
 			var ok bool
-			if a.fn, ok = opts.str(key); !ok {
-				key = OptFieldsDefaultAggFunc
-				if a.fn, ok = opts.str(key); !ok {
+			if a.fn, ok = opts.Get(key); !ok {
+				key = spec.OptFieldsDefaultAggFunc
+				if a.fn, ok = opts.Get(key); !ok {
 					a.fn = aggLastNonNullValue
 				}
 			}
@@ -62,18 +62,18 @@ func (c *Config) configureAggregation(opts options, primaryKeys []string) error 
 		if err := checkAggType(a, key); err != nil {
 			return err
 		}
-		if a.ignoreRetract, err = opts.boolOpt(fieldOptKey(f.Name, "ignore-retract"), false); err != nil {
+		if a.ignoreRetract, err = boolOption(opts, spec.FieldOptKey(f.Name, "ignore-retract"), false); err != nil {
 			return err
 		}
 		if a.ignoreRetract && c.removeRecordOnDelete {
 			return fmt.Errorf("mergetree: options %q and %q conflict",
-				OptAggregationRemoveRecordOnDelete, fieldOptKey(f.Name, "ignore-retract"))
+				spec.OptAggregationRemoveRecordOnDelete, spec.FieldOptKey(f.Name, "ignore-retract"))
 		}
 		if a.fn == aggListagg {
-			if d, ok := opts.str(fieldOptKey(f.Name, "list-agg-delimiter")); ok {
+			if d, ok := opts.Get(spec.FieldOptKey(f.Name, "list-agg-delimiter")); ok {
 				a.delimiter = d
 			}
-			if a.distinct, err = opts.boolOpt(fieldOptKey(f.Name, "distinct"), false); err != nil {
+			if a.distinct, err = boolOption(opts, spec.FieldOptKey(f.Name, "distinct"), false); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,8 @@ package mergetree
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 // fieldAgg aggregates one column (Java FieldAggregator). first_value and first_non_null_value
@@ -105,7 +107,7 @@ func (f *fieldAgg) retract(acc, in any) (any, error) {
 		return f.arith(opDiv, acc, in)
 	}
 	return nil, fmt.Errorf("%w: aggregate function %q on column %q does not support retraction; set %q to ignore retractions",
-		ErrRetractNotAccepted, f.spec.fn, f.spec.column, fieldOptKey(f.spec.column, "ignore-retract"))
+		ErrRetractNotAccepted, f.spec.fn, f.spec.column, spec.FieldOptKey(f.spec.column, "ignore-retract"))
 }
 
 func (f *fieldAgg) typeErr(v any) error {

@@ -2,30 +2,23 @@ package mergetree
 
 import (
 	"bytes"
-	"math"
 	"math/big"
 	"strings"
 
 	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/binrow"
 )
 
 // compareDatum orders two non-null or null Datums like Java Paimon's generated RecordComparator
-// (GenerateUtils.generateCompare) with nulls first: integers, DATE and TIME signed;
+// (GenerateUtils.generateCompare) with nulls first (binrow.CompareNulls): integers, DATE and TIME signed;
 // FLOAT/DOUBLE as Float.compare/Double.compare (-0.0 < 0.0, NaN largest); false < true;
 // strings and binaries unsigned byte-wise then shorter first; DECIMAL numerically; timestamps by
 // millis then nanos; ARRAY/ROW element-wise with nulls first, then shorter first. The Go type of
 // the Datum selects the rule, so callers must pass Datums of the documented Go types; values of
 // different Go types are ordered by a fixed type rank instead of panicking.
 func compareDatum(a, b any) int {
-	if a == nil || b == nil {
-		switch {
-		case a == nil && b == nil:
-			return 0
-		case a == nil:
-			return -1
-		default:
-			return 1
-		}
+	if c, decided := binrow.CompareNulls(a == nil, b == nil); decided {
+		return c
 	}
 	switch x := a.(type) {
 	case int32:
@@ -54,11 +47,11 @@ func compareDatum(a, b any) int {
 		}
 	case float32:
 		if y, ok := b.(float32); ok {
-			return cmpJavaFloat(float64(x), float64(y), math.Float32bits(x) == math.Float32bits(y))
+			return binrow.CompareJavaDouble(float64(x), float64(y))
 		}
 	case float64:
 		if y, ok := b.(float64); ok {
-			return cmpJavaFloat(x, y, math.Float64bits(x) == math.Float64bits(y))
+			return binrow.CompareJavaDouble(x, y)
 		}
 	case []byte:
 		if y, ok := b.([]byte); ok {
@@ -114,40 +107,6 @@ func cmpBool(a, b bool) int {
 	default:
 		return -1
 	}
-}
-
-// CompareJavaDouble is Java's Double.compare: numeric order, -0.0 < 0.0, NaN equal to NaN and
-// above everything else.
-func CompareJavaDouble(a, b float64) int {
-	return cmpJavaFloat(a, b, math.Float64bits(a) == math.Float64bits(b))
-}
-
-// cmpJavaFloat is Java's Double.compare: numeric order, -0.0 < 0.0, NaN equal to itself and
-// larger than everything else. sameBits reports bit-identical inputs.
-func cmpJavaFloat(a, b float64, sameBits bool) int {
-	if a < b {
-		return -1
-	}
-	if a > b {
-		return 1
-	}
-	if sameBits {
-		return 0
-	}
-	aNaN, bNaN := math.IsNaN(a), math.IsNaN(b)
-	switch {
-	case aNaN && bNaN:
-		return 0
-	case aNaN:
-		return 1
-	case bNaN:
-		return -1
-	}
-	// a == b numerically but different bits: -0.0 vs 0.0.
-	if math.Signbit(a) {
-		return -1
-	}
-	return 1
 }
 
 var zeroInt = new(big.Int)

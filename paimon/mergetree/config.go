@@ -68,7 +68,7 @@ func NewConfigFromSchema(s Schema) (*Config, error) {
 	if len(s.PrimaryKeys) == 0 {
 		return nil, fmt.Errorf("mergetree: table has no primary key")
 	}
-	opts := options(s.Options)
+	opts := spec.NewCoreOptions(s.Options)
 	c := &Config{fields: s.Fields}
 	index := make(map[string]int, len(s.Fields))
 	for i, f := range s.Fields {
@@ -87,7 +87,7 @@ func NewConfigFromSchema(s Schema) (*Config, error) {
 	if c.engine, err = parseEngine(opts); err != nil {
 		return nil, err
 	}
-	if c.ignoreDelete, err = opts.boolOpt(OptIgnoreDelete, false, ignoreDeleteFallbackKeys...); err != nil {
+	if c.ignoreDelete, err = boolOption(opts, spec.OptIgnoreDelete, false, spec.IgnoreDeleteFallbackKeys...); err != nil {
 		return nil, err
 	}
 	if err := refuseUnsupported(opts); err != nil {
@@ -108,8 +108,8 @@ func NewConfigFromSchema(s Schema) (*Config, error) {
 	return c, nil
 }
 
-func parseEngine(opts options) (Engine, error) {
-	v, ok := opts.str(OptMergeEngine)
+func parseEngine(opts spec.CoreOptions) (Engine, error) {
+	v, ok := opts.Get(spec.OptMergeEngine)
 	if !ok {
 		return Deduplicate, nil
 	}
@@ -118,25 +118,20 @@ func parseEngine(opts options) (Engine, error) {
 			return Engine(i), nil
 		}
 	}
-	return 0, fmt.Errorf("mergetree: option %q: unsupported merge engine %q", OptMergeEngine, v)
+	return 0, fmt.Errorf("mergetree: option %q: unsupported merge engine %q", spec.OptMergeEngine, v)
 }
 
 // refuseUnsupported rejects options that change merge semantics in ways not implemented here.
-func refuseUnsupported(opts options) error {
-	if on, err := opts.boolOpt(OptSequenceSnapshotOrdering, false); err != nil {
+func refuseUnsupported(opts spec.CoreOptions) error {
+	if on, err := boolOption(opts, spec.OptSequenceSnapshotOrdering, false); err != nil {
 		return err
 	} else if on {
-		return fmt.Errorf("mergetree: option %q is not supported", OptSequenceSnapshotOrdering)
+		return fmt.Errorf("mergetree: option %q is not supported", spec.OptSequenceSnapshotOrdering)
 	}
-	if _, ok := opts.str(OptPartialUpdateRemoveOnSeqGroup); ok {
-		return fmt.Errorf("mergetree: option %q is not supported", OptPartialUpdateRemoveOnSeqGroup)
+	if _, ok := opts.Get(spec.OptPartialUpdateRemoveOnSeqGroup); ok {
+		return fmt.Errorf("mergetree: option %q is not supported", spec.OptPartialUpdateRemoveOnSeqGroup)
 	}
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range opts.Keys() {
 		if strings.HasPrefix(k, "fields.") && strings.HasSuffix(k, ".sequence-group") {
 			return fmt.Errorf("mergetree: option %q: sequence groups are not supported", k)
 		}
@@ -146,54 +141,59 @@ func refuseUnsupported(opts options) error {
 
 // parseSequenceField reads sequence.field and sequence.field.sort-order (Java
 // CoreOptions.sequenceField, SchemaValidation).
-func (c *Config) parseSequenceField(opts options, index map[string]int) error {
-	if order, ok := opts.str(OptSequenceFieldSortOrder); ok {
-		switch strings.ToLower(strings.TrimSpace(order)) {
-		case "ascending":
-		case "descending":
-			c.seqDescending = true
-		default:
-			return fmt.Errorf("mergetree: option %q: unknown sort order %q", OptSequenceFieldSortOrder, order)
-		}
+func (c *Config) parseSequenceField(opts spec.CoreOptions, index map[string]int) error {
+	desc, err := opts.SequenceFieldDescending()
+	if err != nil {
+		return fmt.Errorf("mergetree: %w", err)
 	}
-	v, ok := opts.str(OptSequenceField)
+	c.seqDescending = desc
+	v, ok := opts.Get(spec.OptSequenceField)
 	if !ok {
 		return nil
 	}
 	if c.engine == FirstRow {
-		return fmt.Errorf("mergetree: option %q cannot be used with merge engine first-row", OptSequenceField)
+		return fmt.Errorf("mergetree: option %q cannot be used with merge engine first-row", spec.OptSequenceField)
 	}
 	for _, name := range strings.Split(v, ",") {
 		name = strings.TrimSpace(name)
 		i, ok := index[name]
 		if !ok {
-			return fmt.Errorf("mergetree: option %q: sequence field %q is not a column", OptSequenceField, name)
+			return fmt.Errorf("mergetree: option %q: sequence field %q is not a column", spec.OptSequenceField, name)
 		}
 		if slices.Contains(c.seqFields, i) {
-			return fmt.Errorf("mergetree: option %q: sequence field %q is defined repeatedly", OptSequenceField, name)
+			return fmt.Errorf("mergetree: option %q: sequence field %q is defined repeatedly", spec.OptSequenceField, name)
 		}
-		if _, set := opts.str(fieldOptKey(name, "aggregate-function")); set {
+		if _, set := opts.Get(spec.FieldOptKey(name, "aggregate-function")); set {
 			return fmt.Errorf("mergetree: option %q: aggregation defined on sequence field %q",
-				fieldOptKey(name, "aggregate-function"), name)
+				spec.FieldOptKey(name, "aggregate-function"), name)
 		}
 		if !c.fields[i].Type.IsAtomic() || c.fields[i].Type.Root == spec.Multiset {
-			return fmt.Errorf("mergetree: option %q: sequence field %q has unsupported type", OptSequenceField, name)
+			return fmt.Errorf("mergetree: option %q: sequence field %q has unsupported type", spec.OptSequenceField, name)
 		}
 		c.seqFields = append(c.seqFields, i)
 	}
 	return nil
 }
 
+// boolOption reads a boolean option with spec's parser (Java's rules), naming this package in the error.
+func boolOption(o spec.CoreOptions, key string, def bool, fallbacks ...string) (bool, error) {
+	v, err := o.Bool(key, def, fallbacks...)
+	if err != nil {
+		return false, fmt.Errorf("mergetree: %w", err)
+	}
+	return v, nil
+}
+
 func (c *Config) isSeqField(i int) bool { return slices.Contains(c.seqFields, i) }
 
 // configurePartialUpdate validates partial-update options (Java PartialUpdateMergeFunction.Factory).
-func (c *Config) configurePartialUpdate(opts options, primaryKeys []string) error {
+func (c *Config) configurePartialUpdate(opts spec.CoreOptions, primaryKeys []string) error {
 	var err error
-	if c.removeRecordOnDelete, err = opts.boolOpt(OptPartialUpdateRemoveRecordOnDelete, false); err != nil {
+	if c.removeRecordOnDelete, err = boolOption(opts, spec.OptPartialUpdateRemoveRecordOnDelete, false); err != nil {
 		return err
 	}
 	if c.removeRecordOnDelete && c.ignoreDelete {
-		return fmt.Errorf("mergetree: options %q and %q conflict", OptIgnoreDelete, OptPartialUpdateRemoveRecordOnDelete)
+		return fmt.Errorf("mergetree: options %q and %q conflict", spec.OptIgnoreDelete, spec.OptPartialUpdateRemoveRecordOnDelete)
 	}
 	// Without sequence groups Java accepts only last_non_null_value as a column aggregate
 	// ("Must use sequence group for aggregation functions").
@@ -201,11 +201,11 @@ func (c *Config) configurePartialUpdate(opts options, primaryKeys []string) erro
 		if slices.Contains(primaryKeys, f.Name) || c.isSeqField(i) {
 			continue
 		}
-		key := fieldOptKey(f.Name, "aggregate-function")
-		name, ok := opts.str(key)
+		key := spec.FieldOptKey(f.Name, "aggregate-function")
+		name, ok := opts.Get(key)
 		if !ok {
-			key = OptFieldsDefaultAggFunc
-			name, ok = opts.str(key)
+			key = spec.OptFieldsDefaultAggFunc
+			name, ok = opts.Get(key)
 		}
 		if ok && name != aggLastNonNullValue {
 			return fmt.Errorf("mergetree: option %q=%q: partial-update aggregation needs sequence groups, which are not supported", key, name)

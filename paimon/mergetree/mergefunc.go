@@ -3,6 +3,8 @@ package mergetree
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lakeload/lakeload/paimon/spec"
 )
 
 // MergeFunction folds all records of one key, added in merge order (Config.Less), into at most
@@ -111,7 +113,7 @@ func (f *firstRow) Add(kv KeyValue) error {
 			return nil
 		}
 		return fmt.Errorf("%w: merge engine first-row cannot accept DELETE/UPDATE_BEFORE records; set %q to ignore them",
-			ErrRetractNotAccepted, OptIgnoreDelete)
+			ErrRetractNotAccepted, spec.OptIgnoreDelete)
 	}
 	if !f.has {
 		f.first, f.has = kv, true

@@ -1,5 +1,7 @@
 package mergetree
 
+import "github.com/lakeload/lakeload/paimon/spec/binrow"
+
 // CompareKeys orders two trimmed primary keys like Java's generated key comparator: field by
 // field in key order, nulls first (see paimon-format §6.3).
 func (c *Config) CompareKeys(a, b []any) int { return compareRows(a, b) }
@@ -10,8 +12,8 @@ func (c *Config) CompareKeys(a, b []any) int { return compareRows(a, b) }
 func (c *Config) compareSeqFields(a, b KeyValue) int {
 	for _, i := range c.seqFields {
 		x, y := field(a.Value, i), field(b.Value, i)
-		if x == nil || y == nil {
-			if cmp := compareDatum(x, y); cmp != 0 {
+		if cmp, decided := binrow.CompareNulls(x == nil, y == nil); decided {
+			if cmp != 0 {
 				return cmp
 			}
 			continue

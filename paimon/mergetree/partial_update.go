@@ -56,7 +56,7 @@ func (p *partialUpdate) Add(kv KeyValue) error {
 			return nil
 		}
 		return fmt.Errorf("%w: merge engine partial-update cannot accept delete records; set %q or %q",
-			ErrRetractNotAccepted, OptIgnoreDelete, OptPartialUpdateRemoveRecordOnDelete)
+			ErrRetractNotAccepted, spec.OptIgnoreDelete, spec.OptPartialUpdateRemoveRecordOnDelete)
 	}
 	p.latestSeq = kv.Seq
 	for i, f := range p.c.fields {

@@ -25,6 +25,9 @@ type RecordsOptions struct {
 	Parallel Runner
 	// Workers is how many splits are decoded together when Parallel is set (< 2: no parallelism).
 	Workers int
+	// Columns, if set, are the schema fields to decode (Reader.Select); the others come as null
+	// arrays, except where a merge needs them. Include the columns a filter of the batches reads.
+	Columns []int
 }
 
 // Records reads every visible row of the planned splits as Arrow record batches of at most
@@ -57,6 +60,9 @@ func RecordsWith(ctx context.Context, t *table.Table, plan *Plan, o RecordsOptio
 		if err != nil {
 			return err
 		}
+		if err := r.Select(o.Columns); err != nil {
+			return err
+		}
 		ms := r.columnarMergeSpec(schema)
 		for _, s := range plan.Splits {
 			if err := r.splitRecords(ctx, s, ms, schema, o.BatchSize, fn); err != nil {
@@ -76,6 +82,9 @@ func RecordsWith(ctx context.Context, t *table.Table, plan *Plan, o RecordsOptio
 			fns[i] = func() error {
 				r, err := NewReader(t, plan.Schema)
 				if err != nil {
+					return err
+				}
+				if err := r.Select(o.Columns); err != nil {
 					return err
 				}
 				emit := func(rec arrow.RecordBatch) error {

@@ -80,9 +80,14 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 		}
 	}
 	fields := r.schema.Fields
-	names := make([]string, len(fields))
+	var names []string
+	at := make([]int, len(fields)) // batch column of each field; -1: not selected, a null array
 	for i, fd := range fields {
-		names[i] = fd.Name
+		at[i] = -1
+		if fr.need == nil || fr.need[i] {
+			at[i] = len(names)
+			names = append(names, fd.Name)
+		}
 	}
 	af, err := openArrowFile(ctx, fr.t.FS, path, f.FileSize, names, r.schema, int64(batchSize))
 	if err != nil {
@@ -92,8 +97,8 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 	var pos int64
 	batch := func(rec arrow.RecordBatch) error {
 		n := rec.NumRows()
-		if int(rec.NumCols()) != len(fields) {
-			return fmt.Errorf("data file %s: read %d columns, want %d (%v)", path, rec.NumCols(), len(fields), names)
+		if int(rec.NumCols()) != len(names) {
+			return fmt.Errorf("data file %s: read %d columns, want %d (%v)", path, rec.NumCols(), len(names), names)
 		}
 		cols := make([]arrow.Array, len(fields))
 		defer func() {
@@ -104,7 +109,11 @@ func (r *Reader) readColumnar(ctx context.Context, s Split, f manifest.DataFileM
 			}
 		}()
 		for i, fd := range fields {
-			c, err := conform(rec.Column(i), sc.Field(i).Type, fd.Type)
+			if at[i] < 0 {
+				cols[i] = array.MakeArrayOfNull(memAlloc, sc.Field(i).Type, int(n))
+				continue
+			}
+			c, err := conform(rec.Column(at[i]), sc.Field(i).Type, fd.Type)
 			if err != nil {
 				return fmt.Errorf("data file %s column %s (rows from %d): %w", path, fd.Name, pos, err)
 			}

@@ -7,11 +7,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/lakeload/lakeload/paimon/mergetree"
+	"github.com/lakeload/lakeload/paimon/spec/binrow"
 )
 
 // keyColumn is one column of a batch viewed for ordering rows, by the rules of mergetree's
-// compareDatum (Java's generated RecordComparator): nulls first; integers, DATE, TIME and
+// compareDatum (Java's generated RecordComparator): nulls first (binrow.CompareNulls); integers, DATE, TIME and
 // TIMESTAMP (one Arrow unit per Paimon precision) signed; FLOAT/DOUBLE as Java's
 // Float/Double.compare; false < true; strings and binaries unsigned byte-wise; DECIMAL numerically.
 // compare orders row i of this column against row j of o, a keyColumn of the same Arrow type.
@@ -71,17 +71,7 @@ func keyTypeSupported(t arrow.DataType) bool {
 
 // cmpNulls orders by nullness (nulls first); done is false when both are non-null.
 func cmpNulls(a arrow.Array, i int, b arrow.Array, j int) (c int, done bool) {
-	an := a != nil && a.IsNull(i)
-	bn := b != nil && b.IsNull(j)
-	switch {
-	case an && bn:
-		return 0, true
-	case an:
-		return -1, true
-	case bn:
-		return 1, true
-	}
-	return 0, false
+	return binrow.CompareNulls(a != nil && a.IsNull(i), b != nil && b.IsNull(j))
 }
 
 type ordColumn[T int8 | int16 | int32 | int64 | arrow.Date32 | arrow.Time32 | arrow.Time64 | arrow.Timestamp] struct {
@@ -111,7 +101,7 @@ func (c *floatColumn[T]) compare(i int, o keyColumn, j int) int {
 			return r
 		}
 	}
-	return mergetree.CompareJavaDouble(float64(c.v[i]), float64(d.v[j]))
+	return binrow.CompareJavaDouble(float64(c.v[i]), float64(d.v[j]))
 }
 
 type stringColumn struct {

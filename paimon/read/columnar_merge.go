@@ -3,7 +3,6 @@ package read
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -52,17 +51,16 @@ func (r *Reader) columnarMergeSpec(sc *arrow.Schema) *colMergeSpec {
 		}
 		ms.keyIdx = append(ms.keyIdx, i)
 	}
-	opts := r.schema.Options
-	if v := strings.TrimSpace(opts[mergetree.OptSequenceField]); v != "" {
-		for _, name := range strings.Split(v, ",") {
-			i, ok := index[strings.TrimSpace(name)]
-			if !ok || !keyTypeSupported(sc.Field(i).Type) {
-				return nil
-			}
-			ms.seqIdx = append(ms.seqIdx, i)
+	opts := r.schema.CoreOptions()
+	for _, name := range opts.SequenceField() {
+		i, ok := index[name]
+		if !ok || !keyTypeSupported(sc.Field(i).Type) {
+			return nil
 		}
-		ms.seqDesc = strings.EqualFold(strings.TrimSpace(opts[mergetree.OptSequenceFieldSortOrder]), "descending")
+		ms.seqIdx = append(ms.seqIdx, i)
 	}
+	// mergetree.NewConfigFromSchema has refused a malformed sort order before any read gets here.
+	ms.seqDesc, _ = opts.SequenceFieldDescending()
 	return ms
 }
 
@@ -202,7 +200,7 @@ func (r *Reader) mergeColumnar(ctx context.Context, s Split, ms *colMergeSpec, s
 		}
 		if ms.firstRow && retracts && count > 1 {
 			return fmt.Errorf("%w: merge engine first-row cannot accept DELETE/UPDATE_BEFORE records; set %q to ignore them (bucket %d)",
-				mergetree.ErrRetractNotAccepted, mergetree.OptIgnoreDelete, s.Bucket)
+				mergetree.ErrRetractNotAccepted, spec.OptIgnoreDelete, s.Bucket)
 		}
 		if wb == nil || spec.RowKind(wb.kind[wp]).IsRetract() {
 			continue

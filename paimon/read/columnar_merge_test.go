@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/lakeload/lakeload/fileio/local"
-	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/internal/roundtrip"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -176,23 +176,7 @@ func TestColumnarMergeFirstRowRetractError(t *testing.T) {
 // rtCommitOpts is rtCommit with writer options.
 func rtCommitOpts(t *testing.T, tbl *table.Table, o write.Options, changes ...rtChange) {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range changes {
-		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: "rt", Identifier: commit.BatchIdentifier, LookupAfter: -1}); err != nil {
-		t.Fatal(err)
-	}
+	roundtrip.WriteCommit(t, tbl, o, "rt", changes)
 }
 
 // reverseRunner runs fns one by one, last first: output order must not depend on run order.

@@ -45,6 +45,11 @@ func (fr *fileReader) open(ctx context.Context, s Split, f manifest.DataFileMeta
 	if err != nil {
 		return nil, fmt.Errorf("data file %s: %w", path, err)
 	}
+	for i := range plan {
+		if fr.need != nil && !fr.need[i] {
+			plan[i] = column{} // not selected: read as null, never decoded
+		}
+	}
 	b := &fileBatches{fr: fr, path: path, plan: plan, pk: fr.t.HasPrimaryKey()}
 	if d, ok := s.Deletions[f.FileName]; ok {
 		if b.deleted, err = fr.readDV(ctx, d); err != nil {

@@ -31,7 +31,8 @@ type fileReader struct {
 	paths   *table.Paths
 	schemas map[int64]*spec.TableSchema
 	keyIdx  []int
-	batch   int64 // rows per Parquet record batch (batchRows)
+	need    []bool // reading-schema fields decoded from files; nil = all (Reader.Select)
+	batch   int64  // rows per Parquet record batch (batchRows)
 	// mergeRows and minBatch size the batches of merged runs (see mergeRows, minMergeBatch).
 	mergeRows, minBatch int64
 	// buffered counts the records currently held by the open runs of merges, peakBuffered its

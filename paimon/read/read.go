@@ -12,10 +12,12 @@ import (
 
 // Reader reads splits of one table. It is not safe for concurrent use.
 type Reader struct {
-	t      *table.Table
-	schema *spec.TableSchema
-	files  *fileReader
-	merge  *mergetree.Config // nil for append tables
+	t        *table.Table
+	schema   *spec.TableSchema
+	files    *fileReader
+	merge    *mergetree.Config // nil for append tables
+	where    *Predicate        // rows it rejects are not emitted (Where)
+	selected []int             // columns Select asked for; nil = all
 }
 
 // NewReader returns a reader of t's rows in the given schema (nil: the table's latest); pass Plan.Schema.
@@ -37,6 +39,15 @@ func NewReader(t *table.Table, schema *spec.TableSchema) (*Reader, error) {
 // ReadSplit calls emit with every visible row of s, in the table's column order. Rows of a
 // primary-key split come in key order. emit must not keep row after it returns.
 func (r *Reader) ReadSplit(ctx context.Context, s Split, emit func(row []any) error) error {
+	if r.where != nil {
+		inner := emit
+		emit = func(row []any) error {
+			if !r.where.Eval(row) {
+				return nil
+			}
+			return inner(row)
+		}
+	}
 	if r.merge == nil || r.rawReadable(s) {
 		for _, f := range s.Files {
 			if err := r.files.read(ctx, s, f, func(kv mergetree.KeyValue) error { return emit(kv.Value) }); err != nil {
@@ -70,7 +81,8 @@ func hasRetracts(f manifest.DataFileMeta) bool {
 	return f.DeleteRowCount != nil && *f.DeleteRowCount > 0
 }
 
-// Rows reads every visible row of t at the snapshot selected by o, with the schema they are in.
+// Rows reads every visible row of t at the snapshot selected by o (that o.Filter accepts, if set),
+// with the schema they are in.
 func Rows(ctx context.Context, t *table.Table, o ScanOptions) (*spec.TableSchema, [][]any, error) {
 	plan, err := Scan(ctx, t, o)
 	if err != nil {
@@ -78,6 +90,9 @@ func Rows(ctx context.Context, t *table.Table, o ScanOptions) (*spec.TableSchema
 	}
 	r, err := NewReader(t, plan.Schema)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := r.Where(o.Filter); err != nil {
 		return nil, nil, err
 	}
 	var out [][]any

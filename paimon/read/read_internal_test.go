@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/commit"
+	"github.com/lakeload/lakeload/internal/roundtrip"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/table/tabletest"
@@ -27,37 +27,15 @@ func rtOpen(t *testing.T, fs fileio.FileIO, dir string) *table.Table {
 	return tabletest.Open(t, fs, dir)
 }
 
-type rtChange struct {
-	kind spec.RowKind
-	row  []any
-}
+type rtChange = roundtrip.Change
 
-// rtCommit writes changes with a new writer and commits them; it returns the snapshot id.
+var rtIns, rtDel = roundtrip.Ins, roundtrip.Del
+
+// rtCommit writes changes with a new writer and commits them (user "rt"); it returns the snapshot id.
 func rtCommit(t *testing.T, tbl *table.Table, changes ...rtChange) int64 {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, write.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range changes {
-		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := commit.Commit(ctx, tbl, msgs, commit.Options{User: "rt", Identifier: commit.BatchIdentifier, LookupAfter: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.SnapshotID
+	return roundtrip.WriteCommit(t, tbl, write.Options{}, "rt", changes)
 }
-
-func rtIns(row ...any) rtChange { return rtChange{spec.RowKindInsert, row} }
-func rtDel(row ...any) rtChange { return rtChange{spec.RowKindDelete, row} }
 
 // rtLines renders rows as sorted strings.
 func rtLines(rows [][]any) []string {

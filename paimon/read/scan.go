@@ -22,6 +22,11 @@ type ScanOptions struct {
 	// AllLevels keeps level-0 files that Java's batch scan skips (deletion vectors, first-row): a
 	// compaction's view of the table.
 	AllLevels bool
+	// Filter, if set, leaves out partitions, buckets and data files in which no row can satisfy it
+	// (Plan.Pruned counts them). It must be parsed over the fields of the schema the scan reads in
+	// (SchemaAt). The plan's files may still hold rows it rejects: apply Filter.Eval to the rows read
+	// (Rows does), after merging for primary-key tables.
+	Filter *Predicate
 }
 
 // DeletionFile locates the deletion vector of one data file.
@@ -44,6 +49,7 @@ type Plan struct {
 	Snapshot *spec.Snapshot    // nil when the table has no snapshot
 	Schema   *spec.TableSchema // schema rows are read in: the table's, or the snapshot's for time travel
 	Splits   []Split
+	Pruned   Pruned // what ScanOptions.Filter left out
 }
 
 // SkipsLevel0 reports whether Java's batch scans ignore level-0 files of t.
@@ -53,8 +59,8 @@ func SkipsLevel0(t *table.Table) bool {
 	}
 	dv := t.Options.DeletionVectorsEnabled()
 	if dv {
-		mor, _ := t.Options.Get("deletion-vectors.merge-on-read")
-		return mor != "true"
+		mor, _ := t.Options.DeletionVectorsMergeOnRead() // malformed: false, Java's default
+		return !mor
 	}
 	return t.Options.MergeEngine() == "first-row"
 }
@@ -89,6 +95,12 @@ func Scan(ctx context.Context, t *table.Table, o ScanOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	var prune *pruner
+	if o.Filter != nil {
+		if prune, err = newPruner(t, plan.Schema, o.Filter); err != nil {
+			return nil, err
+		}
+	}
 	skip0 := SkipsLevel0(t)
 	partTypes := t.PartitionTypes()
 	partOK := map[string]bool{}
@@ -122,6 +134,15 @@ func Scan(ctx context.Context, t *table.Table, o ScanOptions) (*Plan, error) {
 				continue
 			}
 		}
+		if prune != nil {
+			keep, err := prune.keep(e)
+			if err != nil {
+				return nil, err
+			}
+			if !keep {
+				continue
+			}
+		}
 		k := key{string(e.Partition), e.Bucket}
 		s := groups[k]
 		if s == nil {
@@ -145,6 +166,9 @@ func Scan(ctx context.Context, t *table.Table, o ScanOptions) (*Plan, error) {
 	})
 	for _, k := range order {
 		plan.Splits = append(plan.Splits, *groups[k])
+	}
+	if prune != nil {
+		plan.Pruned = prune.out
 	}
 	return plan, nil
 }

@@ -14,7 +14,7 @@ import (
 // OptDataFileExternalPaths is Java's data-file.external-paths: comma-separated root directories
 // that data files may be written to instead of the table directory. A data file's external path
 // (DataFileMeta.externalPath) is accepted only below one of them.
-const OptDataFileExternalPaths = "data-file.external-paths"
+const OptDataFileExternalPaths = spec.OptDataFileExternalPaths
 
 // Table directories whose files metadata names by file name.
 const (
@@ -93,10 +93,9 @@ func badElement(name string) string {
 
 // ExternalRoots returns the roots of data-file.external-paths, trailing slashes trimmed (none when unset).
 func (t *Table) ExternalRoots() []string {
-	v, _ := t.Options.Get(OptDataFileExternalPaths)
 	var out []string
-	for _, r := range strings.Split(v, ",") {
-		if r = strings.TrimRight(strings.TrimSpace(r), "/"); r != "" {
+	for _, r := range t.Options.DataFileExternalPaths() {
+		if r = strings.TrimRight(r, "/"); r != "" {
 			out = append(out, r)
 		}
 	}

@@ -13,11 +13,11 @@ const DefaultBufferBytes = 256 << 20
 
 // tableBufferBytes is the table's option write-buffer-size in bytes (DefaultBufferBytes when unset).
 func tableBufferBytes(t *table.Table) (int64, error) {
-	v, ok := t.Options.Get("write-buffer-size")
-	if !ok || v == "" {
+	v, _ := t.Options.Get(spec.OptWriteBufferSize)
+	if v == "" {
 		return DefaultBufferBytes, nil
 	}
-	n, err := spec.ParseMemorySize(v)
+	n, err := t.Options.WriteBufferSize()
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%w: table %s: option write-buffer-size=%q is not a positive memory size (e.g. '256 mb'); fix it with ALTER TABLE … SET",
 			ErrUnsupportedTable, t.Path, v)

@@ -38,7 +38,7 @@ func (w *Writer) columnarOK() bool {
 	if w.merge == nil {
 		return true
 	}
-	if v, ok := w.t.Options.Get("sequence.field"); ok && v != "" {
+	if len(w.t.Options.SequenceField()) > 0 {
 		return false
 	}
 	return w.merge.Engine() == mergetree.Deduplicate

@@ -3,7 +3,6 @@ package write
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -100,7 +99,7 @@ func (w *Writer) rollFiles(ctx context.Context, b *bucketBuffer, n, chunk int, t
 				return err
 			}
 			start = end
-			if f.cw.n >= target {
+			if f.cw.N >= target {
 				break
 			}
 		}
@@ -126,24 +125,13 @@ func chunkRows(target int64, recs []mergetree.KeyValue) int {
 	return int(min(max(rows, 1), 65536))
 }
 
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
 type fileWriter struct {
 	w        *Writer
 	b        *bucketBuffer
 	name     string
 	path     string
 	out      fileio.Writer
-	cw       *countingWriter
+	cw       *fileio.CountingWriter
 	pw       *parquet.Writer
 	fields   []spec.DataField
 	schema   *arrow.Schema
@@ -174,7 +162,7 @@ func (w *Writer) newFile(ctx context.Context, b *bucketBuffer, chunk int) (*file
 	if err != nil {
 		return nil, fmt.Errorf("create data file %s: %w", path, err)
 	}
-	cw := &countingWriter{w: out}
+	cw := &fileio.CountingWriter{W: out}
 	o := w.t.Options
 	pw, err := parquet.NewWriter(cw, fields, parquet.WriterOptions{
 		Compression: o.FileCompression(), ZstdLevel: o.ZstdLevel(), RowGroupRows: int64(chunk)})
@@ -253,7 +241,7 @@ func (f *fileWriter) finish() (manifest.DataFileMeta, error) {
 	t := f.w.t
 	meta := manifest.DataFileMeta{
 		FileName:           f.name,
-		FileSize:           f.cw.n,
+		FileSize:           f.cw.N,
 		RowCount:           f.rows,
 		MinSequenceNumber:  max(f.minSeq, 0),
 		MaxSequenceNumber:  f.maxSeq,

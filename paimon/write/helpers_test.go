@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/lakeload/lakeload/internal/roundtrip"
 	"github.com/lakeload/lakeload/paimon/arrowconv"
-	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
@@ -20,41 +20,20 @@ func newTable(t *testing.T, cols [][2]string, part, pk []string, opts map[string
 	return tabletest.NewMem(t, cols, part, pk, opts)
 }
 
-type change struct {
-	kind spec.RowKind
-	row  []any
-}
+type change = roundtrip.Change
 
-func ins(row ...any) change { return change{spec.RowKindInsert, row} }
-func del(row ...any) change { return change{spec.RowKindDelete, row} }
+var ins, del = roundtrip.Ins, roundtrip.Del
 
 // writeChanges writes changes with a new writer and prepares them.
 func writeChanges(t *testing.T, tbl *table.Table, o write.Options, changes []change) []table.CommitMessage {
 	t.Helper()
-	ctx := context.Background()
-	w, err := write.New(ctx, tbl, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range changes {
-		if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
-			t.Fatal(err)
-		}
-	}
-	msgs, err := w.Prepare(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return msgs
+	return roundtrip.Write(t, tbl, o, changes)
 }
 
+// commitMsgs commits msgs as commit user "test".
 func commitMsgs(t *testing.T, tbl *table.Table, msgs []table.CommitMessage) int64 {
 	t.Helper()
-	res, err := commit.Commit(context.Background(), tbl, msgs, commit.Options{User: "test", Identifier: commit.BatchIdentifier, LookupAfter: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.SnapshotID
+	return roundtrip.Commit(t, tbl, msgs, "test")
 }
 
 // fileRow is one physical row of a data file.

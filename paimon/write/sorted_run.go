@@ -91,7 +91,7 @@ func (r *RunWriter) flushChunk(ctx context.Context) error {
 	}
 	clear(r.buf) // the written rows' values must not stay reachable through the reused backing array
 	r.buf = r.buf[:0]
-	if r.cur.cw.n >= r.target {
+	if r.cur.cw.N >= r.target {
 		return r.finishFile()
 	}
 	return nil

@@ -37,16 +37,18 @@ func checkWritable(t *table.Table, hiddenLevel0OK bool) error {
 	case b == 0 || b < -2:
 		return fail("bucket=%d is invalid; use -1 or a positive bucket count", b)
 	}
-	if v, ok := o.Get("manifest.format"); ok && !strings.EqualFold(v, "avro") {
+	if v := o.ManifestFormat(); !strings.EqualFold(v, "avro") {
 		return fail("manifest.format=%s: lakeload reads ORC manifests but writes Avro ones only, which Java would then misread; create the table with 'manifest.format'='avro' (the default)", v)
 	}
-	if v, ok := o.Get("bucket-function.type"); ok && !strings.EqualFold(v, "default") {
+	if v := o.BucketFunctionType(); !strings.EqualFold(v, "default") {
 		return fail("bucket-function.type=%s is not supported; only 'default' is", v)
 	}
-	for _, k := range []string{"row-tracking.enabled", "data-evolution.enabled"} {
-		if v, ok := o.Get(k); ok && strings.EqualFold(v, "true") {
-			return fail("%s=true is not supported", k)
-		}
+	// A malformed value of either is refused by checkOptions below.
+	if on, _ := o.RowTrackingEnabled(); on {
+		return fail("%s=true is not supported", spec.OptRowTrackingEnabled)
+	}
+	if on, _ := o.DataEvolutionEnabled(); on {
+		return fail("%s=true is not supported", spec.OptDataEvolutionEnabled)
 	}
 	for _, f := range t.PartitionFields() {
 		if f.Type.Root == spec.Float || f.Type.Root == spec.Double {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -106,7 +105,7 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 	w := &Writer{t: t, o: o, paths: t.NewPaths(), buckets: map[bucketKey]*bucketBuffer{}, restored: map[bucketKey]int64{}}
 	w.numBkt = int32(t.Options.Bucket())
 	w.kindIdx = -1
-	if col, ok := t.Options.Get("rowkind.field"); ok && col != "" {
+	if col := t.Options.RowKindField(); col != "" {
 		f, pos, found := t.Schema.Field(col)
 		if !found || (f.Type.Root != spec.VarChar && f.Type.Root != spec.Char) {
 			return nil, fmt.Errorf("%w: table %s: option rowkind.field names %q, which is not a STRING column", ErrUnsupportedTable, t.Path, col)
@@ -344,8 +343,8 @@ func (w *Writer) dropsRetract(kind spec.RowKind) bool {
 	if w.t.Options.IgnoreDelete() {
 		return true
 	}
-	v, _ := w.t.Options.Get("ignore-update-before")
-	return kind == spec.RowKindUpdateBefore && strings.EqualFold(strings.TrimSpace(v), "true")
+	drop, _ := w.t.Options.IgnoreUpdateBefore() // malformed: false, Java's default
+	return kind == spec.RowKindUpdateBefore && drop
 }
 
 func (w *Writer) startSeq(k bucketKey) int64 {

@@ -67,7 +67,7 @@ func TestSequenceNumbersContinue(t *testing.T) {
 	var rounds [][]table.CommitMessage
 	for round := range 2 {
 		for _, c := range batch(0, 30, fmt.Sprint("round", round)) {
-			if err := w.WriteRow(ctx, c.row, c.kind); err != nil {
+			if err := w.WriteRow(ctx, c.Row, c.Kind); err != nil {
 				t.Fatal(err)
 			}
 		}

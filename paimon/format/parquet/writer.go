@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 
+	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
@@ -49,7 +50,7 @@ type Writer struct {
 	plans     []*lnode
 	leafStart []int
 	stats     []collector
-	out       *countingWriter
+	out       *fileio.CountingWriter
 	schema    *schema.Schema
 	props     []parquet.WriterProperty
 	fw        *file.Writer // created by the first Write (see start) or by Close
@@ -59,18 +60,6 @@ type Writer struct {
 	rows      int64
 	err       error
 	closed    bool
-}
-
-// countingWriter counts the bytes written through it; it deliberately has no Close method.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 func compression(opts WriterOptions) (compress.Compression, int, error) {
@@ -109,7 +98,7 @@ func NewWriter(w io.Writer, fields []spec.DataField, opts WriterOptions) (*Write
 		parquet.WithDictionaryDefault(true),
 		parquet.WithCreatedBy("lakeload"),
 	}
-	wr := &Writer{fields: fields, out: &countingWriter{w: w}, schema: sc, props: props, maxRG: opts.RowGroupRows}
+	wr := &Writer{fields: fields, out: &fileio.CountingWriter{W: w}, schema: sc, props: props, maxRG: opts.RowGroupRows}
 	if wr.maxRG <= 0 {
 		wr.maxRG = DefaultRowGroupRows
 	}
@@ -262,7 +251,7 @@ func (w *Writer) Close() (FileStats, error) {
 	if err := w.fw.Close(); err != nil {
 		return FileStats{}, fmt.Errorf("parquet: %w", err)
 	}
-	st := FileStats{RowCount: w.rows, FileSize: w.out.n, Columns: make([]ColumnStats, len(w.stats))}
+	st := FileStats{RowCount: w.rows, FileSize: w.out.N, Columns: make([]ColumnStats, len(w.stats))}
 	for i, c := range w.stats {
 		st.Columns[i] = c.result()
 	}

@@ -19,15 +19,8 @@ import (
 // Compare panics if a or b is not the datum Go type for t (spec.Datum) or t is not atomic: both
 // are programming errors, not data errors.
 func Compare(t spec.DataType, a, b any) int {
-	if a == nil || b == nil {
-		switch {
-		case a == nil && b == nil:
-			return 0
-		case a == nil:
-			return -1
-		default:
-			return 1
-		}
+	if c, decided := CompareNulls(a == nil, b == nil); decided {
+		return c
 	}
 	switch t.Root {
 	case spec.Boolean:
@@ -49,9 +42,9 @@ func Compare(t spec.DataType, a, b any) int {
 	case spec.BigInt:
 		return cmp.Compare(must[int64](t, a), must[int64](t, b))
 	case spec.Float:
-		return javaFloatCompare(float64(must[float32](t, a)), float64(must[float32](t, b)))
+		return CompareJavaDouble(float64(must[float32](t, a)), float64(must[float32](t, b)))
 	case spec.Double:
-		return javaFloatCompare(must[float64](t, a), must[float64](t, b))
+		return CompareJavaDouble(must[float64](t, a), must[float64](t, b))
 	case spec.Decimal:
 		x, y := must[spec.DecimalValue](t, a), must[spec.DecimalValue](t, b)
 		if x.Unscaled == nil || y.Unscaled == nil {
@@ -86,9 +79,33 @@ func CompareRows(types []spec.DataType, a, b []any) int {
 	return 0
 }
 
-// javaFloatCompare is Java Double.compare: numeric order, except -0.0 < 0.0 and NaN (any
-// payload) equal to itself and larger than +Inf.
-func javaFloatCompare(x, y float64) int {
+// CompareNulls is the null rule every comparator of keys and sequence fields shares (binrow's by
+// Paimon type, mergetree's by Go type, paimon/read's by Arrow column): Java's generated comparators
+// with nullIsLast=false (paimon-format §6.3). A null sorts before every value and equals another
+// null; decided is false when neither is null, and the values decide. A descending
+// sequence.field.sort-order reverses only the values' order, never this rule.
+func CompareNulls(aNull, bNull bool) (c int, decided bool) {
+	switch {
+	case aNull && bNull:
+		return 0, true
+	case aNull:
+		return -1, true
+	case bNull:
+		return 1, true
+	}
+	return 0, false
+}
+
+// CompareJavaDouble is Java's Double.compare (and Float.compare of floats widened to float64):
+// numeric order, except -0.0 < 0.0 and NaN (any payload) equal to itself and larger than +Inf.
+// The numeric comparisons come first: they decide almost every call.
+func CompareJavaDouble(x, y float64) int {
+	if x < y {
+		return -1
+	}
+	if x > y {
+		return 1
+	}
 	xn, yn := math.IsNaN(x), math.IsNaN(y)
 	switch {
 	case xn && yn:
@@ -97,10 +114,6 @@ func javaFloatCompare(x, y float64) int {
 		return 1
 	case yn:
 		return -1
-	case x < y:
-		return -1
-	case x > y:
-		return 1
 	}
 	// Equal numerically; only ±0 can still differ.
 	return cmp.Compare(signRank(x), signRank(y))

@@ -1,11 +1,13 @@
-package job
+package plan
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
+
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/source"
 )
 
 // DryRunReport is filled by a dry run: the plan and the outcome of reading a sample of every file.
@@ -14,7 +16,7 @@ type DryRunReport struct {
 	Files         int
 	EstimatedRows int64
 	SampledRows   int64
-	Windows       int           // windows the input would make at Config.CommitRows
+	Windows       int           // windows the input would make at job.Config.CommitRows
 	Inputs        []DryRunInput // per input file, in plan order
 }
 
@@ -32,37 +34,20 @@ func (r DryRunReport) String() string {
 		r.Files, r.Splits, r.EstimatedRows, r.Windows, r.SampledRows)
 }
 
-// dryRun plans the input (or reads the stored plan), checks the column mapping and the first batch
-// of every file, and writes nothing.
-func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
-	st, err := d.store.Load(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if plan, err := PlanSplits(st); err != nil {
-		return nil, err
-	} else if plan != nil {
-		dropped := st.Dropped() // re-planned files: only their current splits
-		for i, s := range plan {
-			if _, gone := slices.BinarySearch(dropped, i); !gone {
-				d.plan = append(d.plan, s)
-			}
-		}
-	} else {
-		if d.plan, err = d.planSplits(ctx); err != nil {
-			return nil, err
-		}
-	}
-	rep := &DryRunReport{Splits: len(d.plan)}
+// DryRun reports on the splits of a plan (windows of about commitRows rows) and checks the column
+// mapping and the first batch of every file, as the load would read it with src; it writes nothing.
+func DryRun(ctx context.Context, splits []source.Split, src source.Source, schema *spec.TableSchema, mapping source.MappingOptions,
+	commitRows int64) (*DryRunReport, error) {
+	rep := &DryRunReport{Splits: len(splits)}
 	seen := map[string]int{} // path → index in rep.Inputs
 	var inWindow int64
-	for _, s := range d.plan {
+	for _, s := range splits {
 		n := EstimatedRows(s)
 		rep.EstimatedRows += n
 		if inWindow == 0 {
 			rep.Windows++
 		}
-		if inWindow += n; inWindow >= d.cfg.CommitRows {
+		if inWindow += n; inWindow >= commitRows {
 			inWindow = 0
 		}
 		if i, ok := seen[s.Path]; ok {
@@ -73,14 +58,14 @@ func (d *driver) dryRun(ctx context.Context) (*DryRunReport, error) {
 		seen[s.Path] = len(rep.Inputs)
 		rep.Inputs = append(rep.Inputs, DryRunInput{Path: s.Path, Format: s.Format, Splits: 1, EstimatedRows: n})
 		rep.Files++
-		r, err := d.cfg.Source.Open(ctx, s, d.t.Schema, d.cfg.Mapping)
+		r, err := src.Open(ctx, s, schema, mapping)
 		if err != nil {
-			return rep, &InputError{Err: err}
+			return rep, &source.InputError{Err: err}
 		}
 		b, err := r.Next(ctx)
 		r.Close()
 		if err != nil && !errors.Is(err, io.EOF) {
-			return rep, &InputError{Err: err}
+			return rep, &source.InputError{Err: err}
 		}
 		if b != nil {
 			rep.SampledRows += b.Record.NumRows()

@@ -1,4 +1,4 @@
-package job
+package task
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakeload/lakeload/metrics"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
@@ -20,8 +21,8 @@ import (
 // same rows.
 type Transform func(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind) (arrow.RecordBatch, []spec.RowKind, error)
 
-// TaskInput fully describes one write task; it is plain data so a task can run anywhere.
-type TaskInput struct {
+// Input fully describes one write task; it is plain data so a task can run anywhere.
+type Input struct {
 	Window  int64           `json:"window"`
 	Attempt int             `json:"attempt"`
 	Task    int             `json:"task"`
@@ -38,8 +39,8 @@ type SplitInWindow struct {
 	FirstSeq int64        `json:"firstSeq"`
 }
 
-// TaskOutput is what a task leaves behind: its commit messages and what it covered.
-type TaskOutput struct {
+// Output is what a task leaves behind: its commit messages and what it covered.
+type Output struct {
 	Messages []table.CommitMessage
 	Covered  []int // plan indexes of the splits written
 	Rows     int64
@@ -48,22 +49,36 @@ type TaskOutput struct {
 	Rejected []source.Rejected // rows left out by --bad-rows=quarantine, in split order
 }
 
+// Writing is what a task writes with in the process that runs it, besides its Input.
+type Writing struct {
+	Source    source.Source
+	Table     *table.Table
+	Mapping   source.MappingOptions
+	Transform Transform     // library users only; nil: none
+	IDs       *IDFilter     // row-id mode: the ids to skip; nil: row-id mode is off
+	Metrics   *metrics.Load // nil: metrics off
+	// PerTask is how many splits one task reads at once; SplitTasks says each task has a writer of
+	// its own (runTask) rather than one writer per bucket shared by its readers (runWindowTask).
+	PerTask    int
+	SplitTasks bool
+}
+
 // runTask reads the task's splits in order and writes their rows with sequence numbers
 // FirstSeq + row index. It aborts (deletes) its files on error: they belong to no commit.
-// In row-id mode (ids != nil) it records the id of every row written and skips rows whose id an
+// In row-id mode (wr.IDs != nil) it records the id of every row written and skips rows whose id an
 // earlier window published.
-func runTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform, ids *idFilter) (TaskOutput, error) {
-	w, err := write.New(ctx, t, writeOptions(in))
+func runTask(ctx context.Context, wr Writing, in Input) (Output, error) {
+	w, err := write.New(ctx, wr.Table, writeOptions(in.OverwriteIndex))
 	if err != nil {
-		return TaskOutput{}, err
+		return Output{}, err
 	}
-	out := TaskOutput{}
+	out := Output{}
 	for _, sp := range in.Splits {
-		n, err := writeSplit(ctx, src, t, w, sp, opts, tf, ids, &out)
+		n, err := writeSplit(ctx, wr, w, sp, &out)
 		out.Rows += n
 		if err != nil {
 			_ = w.Abort(ctx)
-			return TaskOutput{}, err
+			return Output{}, err
 		}
 		out.Covered = append(out.Covered, sp.Index)
 	}
@@ -71,7 +86,7 @@ func runTask(ctx context.Context, src source.Source, t *table.Table, in TaskInpu
 	slices.Sort(out.Covered) // results name splits ascending; a window's input order may differ
 	if out.Messages, err = w.Prepare(ctx); err != nil {
 		_ = w.Abort(ctx)
-		return TaskOutput{}, err
+		return Output{}, err
 	}
 	out.Messages = recordIndexBase(out.Messages, in.OverwriteIndex)
 	return out, nil
@@ -82,12 +97,12 @@ type seqWriter interface {
 	WriteSeq(ctx context.Context, rec arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error
 }
 
-func writeSplit(ctx context.Context, src source.Source, t *table.Table, w seqWriter, sp SplitInWindow, opts source.MappingOptions, tf Transform,
-	ids *idFilter, out *TaskOutput) (int64, error) {
-	r, err := src.Open(ctx, sp.Split, t.Schema, opts)
+func writeSplit(ctx context.Context, wr Writing, w seqWriter, sp SplitInWindow, out *Output) (int64, error) {
+	r, err := wr.Source.Open(ctx, sp.Split, wr.Table.Schema, wr.Mapping)
 	if err != nil {
-		return 0, &InputError{Err: err}
+		return 0, &source.InputError{Err: err}
 	}
+	tf := wr.Transform
 	defer r.Close()
 	var rows int64
 	// write writes rows [i, j) of a batch; the sequence number of a row depends only on its
@@ -114,7 +129,7 @@ func writeSplit(ctx context.Context, src source.Source, t *table.Table, w seqWri
 			return fmt.Errorf("%s: %w", sp.Split, err)
 		}
 		rows += rec.NumRows()
-		metricsOf(ctx).AddRowsWritten(rec.NumRows())
+		wr.Metrics.AddRowsWritten(rec.NumRows())
 		return nil
 	}
 	for {
@@ -123,16 +138,16 @@ func writeSplit(ctx context.Context, src source.Source, t *table.Table, w seqWri
 			return rows, nil
 		}
 		if err != nil {
-			return rows, &InputError{Err: err}
+			return rows, &source.InputError{Err: err}
 		}
 		out.Rejected = append(out.Rejected, b.Rejected...)
-		metricsOf(ctx).AddRowsRead(b.Record.NumRows() + int64(len(b.Rejected))) // per batch, off the row path
-		metricsOf(ctx).AddRowsRejected(int64(len(b.Rejected)))
+		wr.Metrics.AddRowsRead(b.Record.NumRows() + int64(len(b.Rejected))) // per batch, off the row path
+		wr.Metrics.AddRowsRejected(int64(len(b.Rejected)))
 		if b.Record.NumRows() == 0 { // only rejected rows
 			b.Record.Release()
 			continue
 		}
-		err = writeBatch(b, ids, sp.Split.Path, out, write)
+		err = writeBatch(b, wr.IDs, sp.Split.Path, out, write)
 		b.Record.Release()
 		if err != nil {
 			return rows, err
@@ -141,12 +156,12 @@ func writeSplit(ctx context.Context, src source.Source, t *table.Table, w seqWri
 }
 
 // writeBatch writes a batch whole, or (row-id mode) its runs of rows not skipped.
-func writeBatch(b *source.Batch, ids *idFilter, path string, out *TaskOutput, write func(*source.Batch, int64, int64) error) error {
+func writeBatch(b *source.Batch, ids *IDFilter, path string, out *Output, write func(*source.Batch, int64, int64) error) error {
 	n := b.Record.NumRows()
 	if ids == nil {
 		return write(b, 0, n)
 	}
-	keep, err := ids.keep(b.Record, func(k int) string { return rowAt(path, b.FirstRow+int64(k)) }, &out.IDs)
+	keep, err := ids.keep(b.Record, func(k int) string { return RowAt(path, b.FirstRow+int64(k)) }, &out.IDs)
 	if err != nil {
 		return err
 	}
@@ -170,9 +185,3 @@ func writeBatch(b *source.Batch, ids *idFilter, path string, out *TaskOutput, wr
 	}
 	return nil
 }
-
-// InputError marks an error caused by the input data (a file, row or value at fault).
-type InputError struct{ Err error }
-
-func (e *InputError) Error() string { return e.Err.Error() }
-func (e *InputError) Unwrap() error { return e.Err }

@@ -1,4 +1,4 @@
-package job
+package task
 
 import (
 	"context"
@@ -124,7 +124,7 @@ func TestReadInOrderErrors(t *testing.T) {
 			b.Record.Release()
 			return nil
 		})
-		var ie *InputError
+		var ie *source.InputError
 		if !errors.As(err, &ie) || !errors.Is(err, bad) {
 			t.Fatalf("error %v, want InputError wrapping %v", err, bad)
 		}

@@ -1,4 +1,4 @@
-package job
+package task
 
 import (
 	"context"
@@ -7,9 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/lakeload/lakeload/paimon/spec"
-	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
-	"github.com/lakeload/lakeload/source"
 )
 
 // lockedWriter lets several readers feed one writer.
@@ -32,27 +30,26 @@ func (l *lockedWriter) WriteSeq(ctx context.Context, rec arrow.RecordBatch, kind
 // the writer synchronously (no queue, so a reader is at most one batch ahead of the writer), and
 // the writer flushes its buffered rows as level-0 sorted runs whenever they reach the table's
 // write-buffer-size (package write), releasing them.
-func runWindowTask(ctx context.Context, src source.Source, t *table.Table, in TaskInput, opts source.MappingOptions, tf Transform,
-	ids *idFilter, parallelism int) (TaskOutput, error) {
-	w, err := write.New(ctx, t, writeOptions(in))
+func runWindowTask(ctx context.Context, wr Writing, in Input, parallelism int) (Output, error) {
+	w, err := write.New(ctx, wr.Table, writeOptions(in.OverwriteIndex))
 	if err != nil {
-		return TaskOutput{}, err
+		return Output{}, err
 	}
 	lw := &lockedWriter{w: w}
-	outs := make([]TaskOutput, len(in.Splits))
-	fns := make([]func() error, len(in.Splits))
+	outs := make([]Output, len(in.Splits))
+	fns := make([]func(context.Context) error, len(in.Splits))
 	for i, sp := range in.Splits {
-		fns[i] = func() error {
-			n, err := writeSplit(ctx, src, t, lw, sp, opts, tf, ids, &outs[i])
+		fns[i] = func(context.Context) error {
+			n, err := writeSplit(ctx, wr, lw, sp, &outs[i])
 			outs[i].Rows = n
 			return err
 		}
 	}
-	if err := runParallel(ctx, parallelism, fns); err != nil {
+	if err := RunAll(ctx, parallelism, fns); err != nil {
 		_ = w.Abort(context.WithoutCancel(ctx))
-		return TaskOutput{}, err
+		return Output{}, err
 	}
-	var out TaskOutput
+	var out Output
 	for i, o := range outs {
 		out.Rows += o.Rows
 		out.Skipped += o.Skipped
@@ -62,50 +59,10 @@ func runWindowTask(ctx context.Context, src source.Source, t *table.Table, in Ta
 	}
 	slices.Sort(out.IDs)
 	slices.Sort(out.Covered)
-	if out.Messages, err = w.PrepareWith(ctx, func(fns []func() error) error { return runParallel(ctx, parallelism, fns) }); err != nil {
+	if out.Messages, err = w.PrepareWith(ctx, Parallel(ctx, parallelism)); err != nil {
 		_ = w.Abort(context.WithoutCancel(ctx))
-		return TaskOutput{}, err
+		return Output{}, err
 	}
 	out.Messages = recordIndexBase(out.Messages, in.OverwriteIndex)
 	return out, nil
-}
-
-// runParallel runs fns with at most n at a time and returns the first error; after an error the
-// functions not yet started are skipped.
-func runParallel(ctx context.Context, n int, fns []func() error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex
-		firstErr error
-	)
-	sem := make(chan struct{}, max(n, 1))
-	for _, fn := range fns {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := fn(); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
 }

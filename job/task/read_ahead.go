@@ -1,4 +1,4 @@
-package job
+package task
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // writer instead of leaving the other cores idle; sequence numbers, and so the table written, are
 // those of the serial loop. fn owns each batch (it must release the record).
 //
-// An error of open or of a reader is returned as *InputError once fn has had every batch before it
+// An error of open or of a reader is returned as *source.InputError once fn has had every batch before it
 // (the serial loop's error); an error of fn is returned as is. Either way the readers are stopped,
 // closed and waited for, and the batches read ahead are released, before ReadInOrder returns.
 // n < 1 means 1, depth < 1 means 1.
@@ -103,14 +103,14 @@ func ReadInOrder(ctx context.Context, n, depth int, splits []source.Split,
 			select {
 			case it, ok = <-queues[i]:
 			case <-ctx.Done():
-				return &InputError{Err: ctx.Err()}
+				return &source.InputError{Err: ctx.Err()}
 			}
 			if !ok {
 				<-slots // split i is consumed: the next split's reader may start
 				break
 			}
 			if it.err != nil {
-				return &InputError{Err: it.err}
+				return &source.InputError{Err: it.err}
 			}
 			if err := fn(it.b); err != nil {
 				return err
