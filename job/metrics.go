@@ -47,7 +47,7 @@ func fileBytes(msgs []table.CommitMessage) int64 {
 
 // storedFileBytes is fileBytes of the results' stored messages. It reads the file sizes only (the
 // report is derived again on every poll of a followed job); a message whose sizes do not decode
-// counts nothing here — the job refuses such a store when it runs (Messages).
+// counts nothing here — the job refuses such a store when it runs (task.Messages).
 func storedFileBytes(results []checkpoint.TaskResult) int64 {
 	var n int64
 	for _, r := range results {
