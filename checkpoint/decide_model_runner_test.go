@@ -3,8 +3,6 @@ package checkpoint
 import (
 	"fmt"
 	"slices"
-
-	"github.com/lakeload/lakeload/paimon/table"
 )
 
 // Runners of the model (decide_model_test.go): each runs recovery plans as the job does, one
@@ -309,7 +307,7 @@ func (w *world) storeResult(n int64, a int, splits []int, task string) {
 		}
 	}
 	r := TaskResult{Window: n, Attempt: a, TaskID: id, Splits: splits,
-		Messages: []table.CommitMessage{msg(fmt.Sprintf("w%d-a%d-%s", n, a, id))}}
+		Messages: []Opaque{msg(fmt.Sprintf("w%d-a%d-%s", n, a, id))}}
 	r.Digest = digest(r)
 	w.rs.Results = append(w.rs.Results, r)
 	w.checked[keyOf(r)] = true

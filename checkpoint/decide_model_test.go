@@ -32,7 +32,7 @@ import (
 // and a third hole (even with fenced runners): after a rollback below an unpublished window's
 // snapshotSeen, its commit takes an id ≤ snapshotSeen that later lookups after the floor
 // min(snapshotSeen, latest) miss. The other explorations leave such rollbacks out until the lookup
-// floor is fixed (job/marker.go, Gather).
+// floor is fixed (job/marker.go, job/recovery_gather.go).
 
 type snap struct {
 	id      int64
@@ -211,7 +211,7 @@ func (w *world) markers(n, floor int64) []snap {
 
 func (w *world) floor(ws WindowState) int64 { return min(ws.Assigned.SnapshotSeen, w.latest()) }
 
-// view is Gather's TableView of the current world.
+// view is the TableView the job's gather would build of the current world.
 func (w *world) view() TableView {
 	st := w.state()
 	job, _ := st.Job()

@@ -389,8 +389,8 @@ func windowSpace(full bool) []win {
 // 100 and 101, the one above it.
 var earliestSpace = []int64{1, 2, 61, 62, 100, 101, 102}
 
-// consistent reports whether tv could come from Gather: every marker is at or above the earliest
-// snapshot (Gather never returns an expired one).
+// consistent reports whether tv could come from the job's gather: every marker is at or above the earliest
+// snapshot (the gather never returns an expired one).
 func consistent(tv TableView) bool {
 	for _, ms := range tv.Markers {
 		for _, m := range ms {

@@ -4,13 +4,13 @@
 // Store layout under a root directory (every path is a record of this package):
 //
 //	job.json                              JobRecord, write-once
-//	plan.json                             PlanRecord (the split list), write-once
+//	plan.json                             PlanRecord (the split list, opaque splits), write-once
 //	plan-rev/<n>                          PlanRevision n (1, 2, …): splits dropped and added by re-planning
 //	                                      files replaced before any of their splits was assigned
 //	lease/lease-<n>                       LeaseRecord version n; the highest n is the lease (see lease.go)
 //	windows/<w>/assigned                  Assigned: splits, sequence base, snapshot seen, first attempt
 //	windows/<w>/attempt-<a>/begin         AttemptStart: a later attempt a of w exists (write-once)
-//	windows/<w>/attempt-<a>/<task>.res    TaskResult: commit messages + coverage of one task
+//	windows/<w>/attempt-<a>/<task>.res    TaskResult: (opaque) commit messages + coverage of one task
 //	windows/<w>/committed                 Committed: snapshot id + attempt, after verification
 //	windows/<w>/published                 Published: the coverage now done
 //	windows/<w>/voided                    Voided: w was rolled back and its splits return to the pool
@@ -40,5 +40,8 @@
 //     snapshot after the last window is published to every window with the attempts it names.
 //   - Generations are numbered 2..n without gaps, each started after the previous one is done; Done
 //     is the current generation's done record.
+//   - Input splits and commit messages are the job's JSON (Opaque), kept byte for byte in the records
+//     that hold them, each with the record format version it needs; the package reads no table and
+//     imports only fileio and paimon/spec (the job gathers the TableView, job/recovery_gather.go).
 //   - The package starts no goroutines and keeps no global state.
 package checkpoint

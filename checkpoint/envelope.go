@@ -7,8 +7,6 @@ import (
 	"hash/crc32"
 	"strconv"
 	"strings"
-
-	"github.com/lakeload/lakeload/source"
 )
 
 // Envelope format, version 1 — one header line, then the JSON body:
@@ -18,11 +16,12 @@ import (
 // The length catches torn (short) writes, the CRC32C catches bit rot, the kind catches a record
 // copied to the wrong name, and the version refuses records of an unknown layout.
 //
-// Version 2 is version 1 whose body may hold a byte-range text split (source.Split with byteStart,
+// Version 2 is version 1 whose body may hold a byte-range text split (a split with byteStart,
 // byteEnd and firstLine: a plan, plan revision or generation record of a job whose text files were
 // cut). Only such records are written as version 2, so every other record stays readable by a
 // lakeload that knows version 1 only, and one that does refuses a cut plan by its version instead
-// of as a damaged record. A version 1 record holding a byte range is refused.
+// of as a damaged record. Splits are opaque to this package: the job says which version a split
+// needs (NewOpaque) and refuses a byte range read from a version 1 record (Opaque.Require).
 const (
 	envelopeMagic      = "LLCKPT"
 	envelopeVersion    = 1 // the base layout
@@ -30,23 +29,11 @@ const (
 	maxHeaderLen       = 128
 )
 
-// versioned is a record whose layout version depends on its content.
-type versioned interface{ recordVersion() int }
-
-// versionOf is the envelope version of record v.
+// versionOf is the envelope version of record v: the highest version of the opaque values it
+// holds (opaque.go), else the base version.
 func versionOf(v any) int {
-	if r, ok := v.(versioned); ok {
-		return r.recordVersion()
-	}
-	return envelopeVersion
-}
-
-// splitsVersion is 2 when a split is a byte range, else 1.
-func splitsVersion(splits []source.Split) int {
-	for _, s := range splits {
-		if s.IsRange() {
-			return 2
-		}
+	if h, ok := v.(holder); ok {
+		return opaqueVersion(h)
 	}
 	return envelopeVersion
 }
@@ -105,8 +92,8 @@ func decodeRecord(path, kind string, data []byte, v any) error {
 	if dec.More() {
 		return corruptf(path, "%s body: trailing data", kind)
 	}
-	if need := versionOf(v); need > ver {
-		return corruptf(path, "%s body needs record format version %d, the header says %d", kind, need, ver)
+	if h, ok := v.(holder); ok {
+		stampOpaque(h, ver, path) // the job checks the version its values need (Opaque.Require)
 	}
 	return nil
 }

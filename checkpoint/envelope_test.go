@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/paimon/spec"
-	"github.com/lakeload/lakeload/source"
 )
 
 func TestEnvelopeRoundTrip(t *testing.T) {
@@ -108,27 +107,35 @@ func FuzzDecodeRecord(f *testing.F) {
 
 // TestEnvelopeVersionOfCutPlans: a plan holding a byte-range text split is written as version 2
 // (a lakeload reading version 1 only refuses it by its version), any other plan as version 1, as
-// before text files were cut; both read back, and a version 1 header over a byte range is refused.
+// before text files were cut; both read back byte for byte, and a split read from a version 1
+// header over a byte range fails Require(2) naming the record (the job refuses it, job/plan/records.go).
 func TestEnvelopeVersionOfCutPlans(t *testing.T) {
-	whole := source.Split{Path: "/in/a.csv", Format: "csv", Size: 100, ModTimeUnixNano: 1, RowCount: -1}
-	cut := source.Split{Path: "/in/a.csv", Format: "csv", Size: 100, ModTimeUnixNano: 1, RowStart: 3, RowCount: 4,
-		ByteStart: 40, ByteEnd: 80, FirstLine: 5}
+	whole := testSplit{Path: "/in/a.csv", Format: "csv", Size: 100, ModTimeUnixNano: 1, RowCount: -1}.stored()
+	cut := testSplit{Path: "/in/a.csv", Format: "csv", Size: 100, ModTimeUnixNano: 1, RowStart: 3, RowCount: 4,
+		ByteStart: 40, ByteEnd: 80, FirstLine: 5}.stored()
 	for _, c := range []struct {
 		plan PlanRecord
 		want string
-	}{{PlanRecord{Splits: []source.Split{whole}}, "LLCKPT 1 plan "}, {PlanRecord{Splits: []source.Split{whole, cut}}, "LLCKPT 2 plan "}} {
+	}{{PlanRecord{Splits: []Opaque{whole}}, "LLCKPT 1 plan "}, {PlanRecord{Splits: []Opaque{whole, cut}}, "LLCKPT 2 plan "}} {
 		b, err := encodeRecord(kindPlan, c.plan)
 		if err != nil || !strings.HasPrefix(string(b), c.want) {
 			t.Fatalf("encoded %q, %v; want prefix %q", b, err, c.want)
 		}
 		var back PlanRecord
 		if err := decodeRecord("/store/plan", kindPlan, b, &back); err != nil || len(back.Splits) != len(c.plan.Splits) ||
-			back.Splits[len(back.Splits)-1] != c.plan.Splits[len(c.plan.Splits)-1] {
+			!sameOpaque(back.Splits[len(back.Splits)-1], c.plan.Splits[len(c.plan.Splits)-1]) {
 			t.Fatalf("decoded %+v, %v", back, err)
+		}
+		if err := back.Splits[len(back.Splits)-1].Require(2); (err == nil) != (c.want == "LLCKPT 2 plan ") {
+			t.Fatalf("Require(2) of a split read from %q: %v", c.want, err)
 		}
 		if c.want == "LLCKPT 2 plan " {
 			v1 := []byte(strings.Replace(string(b), "LLCKPT 2", "LLCKPT 1", 1))
-			if err := decodeRecord("/store/plan", kindPlan, v1, &back); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 2") {
+			if err := decodeRecord("/store/plan", kindPlan, v1, &back); err != nil {
+				t.Fatal(err)
+			}
+			err := back.Splits[1].Require(2)
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "version 2") || !strings.Contains(err.Error(), "/store/plan") {
 				t.Fatalf("a version 1 header over a byte range: %v", err)
 			}
 		}

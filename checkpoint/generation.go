@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/source"
 )
 
 // Generation starts generation g ≥ 2 of a finished job (generations/<g>/start, write-once): an
@@ -17,18 +16,16 @@ import (
 // through plan revision Revision (Dropped empty, At all -1), which the job writes right after this
 // record (and on any later run that finds it missing), so a crash between the two loses nothing.
 type Generation struct {
-	Generation  int            `json:"generation"`  // g ≥ 2, as in the record's path
-	Revision    int            `json:"revision"`    // the plan revision holding Splits
-	Base        int            `json:"base"`        // plan size before the generation: its splits get Base, Base+1, …
-	Splits      []source.Split `json:"splits"`      // the generation's plan: splits of the new files, in input order
-	FirstWindow int64          `json:"firstWindow"` // the first window number the generation may assign
+	Generation  int      `json:"generation"`  // g ≥ 2, as in the record's path
+	Revision    int      `json:"revision"`    // the plan revision holding Splits
+	Base        int      `json:"base"`        // plan size before the generation: its splits get Base, Base+1, …
+	Splits      []Opaque `json:"splits"`      // the generation's plan: splits of the new files, in input order
+	FirstWindow int64    `json:"firstWindow"` // the first window number the generation may assign
 	// Changed lists files loaded by an earlier generation that changed or vanished since: they are
 	// reported, never reloaded.
 	Changed []FileChange `json:"changed,omitempty"`
 	Created time.Time    `json:"created"`
 }
-
-func (r Generation) recordVersion() int { return splitsVersion(r.Splits) }
 
 // FileChange is an already-loaded input file that is no longer what was loaded.
 type FileChange struct {

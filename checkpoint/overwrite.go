@@ -120,7 +120,7 @@ func (p OverwritePlan) Stopped() error { return RecoveryPlan{Actions: p.Actions}
 
 // DecideOverwrite is the pure recovery decision of an overwrite job (no window of it is ever
 // committed on its own). final holds the job's OVERWRITE snapshots (commit user, identifier
-// OverwriteIdentifier) newer than OverwriteFloor; tv is Gather's view (file checks, earliest id).
+// OverwriteIdentifier) newer than OverwriteFloor; tv is the job's TableView (file checks, earliest id; job/recovery_gather.go).
 //
 //   - two final snapshots, or one naming another job, other windows or attempts the store lacks: Stop;
 //   - one final snapshot: every window records committed (its snapshot, the attempt it names) and

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/table"
 )
 
 // mergedAwayState is an overwrite job of windows (two splits each, one exact attempt holding files)
@@ -20,12 +19,12 @@ func mergedAwayState(t *testing.T, windows, recorded int, mergedAway bool) (Stat
 		n := int64(i + 1)
 		rs.Assigned = append(rs.Assigned, Assigned{Window: n, Splits: []int{2 * i, 2*i + 1}, Attempt: 1})
 		rs.Results = append(rs.Results,
-			result(t, n, 1, "t0", []int{2 * i}, []table.CommitMessage{msg(fmt.Sprintf("w%d", n))}...),
-			result(t, n, 1, "t1", []int{2*i + 1}, []table.CommitMessage{msg(fmt.Sprintf("w%db", n))}...))
+			result(t, n, 1, "t0", []int{2 * i}, msg(fmt.Sprintf("w%d", n))),
+			result(t, n, 1, "t1", []int{2*i + 1}, msg(fmt.Sprintf("w%db", n))))
 		if i < recorded {
 			rs.Committed = append(rs.Committed, Committed{Window: n, SnapshotID: 0, Attempt: 1, MergedAway: mergedAway})
 		} else {
-			tv.MissingFiles[AttemptKey{n, 1}] = nil // Gather checks the files of unrecorded windows only
+			tv.MissingFiles[AttemptKey{n, 1}] = nil // the job's gather checks the files of unrecorded windows only
 		}
 	}
 	st, err := BuildState(rs)

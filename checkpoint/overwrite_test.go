@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/table"
 )
 
 // owWin is one window of a simulated overwrite job (two splits each).
@@ -33,11 +32,11 @@ func owState(t *testing.T, ws ...owWin) State {
 			if a > 1 {
 				rs.Starts = append(rs.Starts, AttemptStart{Window: n, Attempt: a})
 			}
-			msgs := func(tag string) []table.CommitMessage {
+			msgs := func(tag string) []Opaque {
 				if w.empty {
 					return nil
 				}
-				return []table.CommitMessage{msg(tag)}
+				return []Opaque{msg(tag)}
 			}
 			rs.Results = append(rs.Results, result(t, n, a, "t0", []int{2 * i}, msgs(fmt.Sprintf("w%da%d", n, a))...))
 			if ex {
@@ -85,80 +84,6 @@ func owSummary(p OverwritePlan) string {
 		out = append(out, "settled")
 	}
 	return strings.Join(out, " ")
-}
-
-// TestDecideOverwrite covers every row of the overwrite recovery table in docs/protocol.md.
-func TestDecideOverwrite(t *testing.T) {
-	none := int64(-1)
-	staged := func(ex ...bool) owWin { return owWin{exact: ex, committed: none, seen: 5} }
-	final := func(st State, windows string, job string) []Marker {
-		props := OverwriteProperties(testJob(), OverwritePartitions, st, nil)
-		props[PropWindows] = windows
-		if job != "" {
-			props[PropJob] = job
-		}
-		return []Marker{{SnapshotID: 9, Properties: props}}
-	}
-	cases := []struct {
-		name     string
-		ws       []owWin
-		earliest int64
-		final    func(State) []Marker
-		want     string // summary, or "stop" / "stop-corrupt"
-	}{
-		{"all staged: commit", []owWin{staged(true), staged(false, true)}, 1, nil, "staged=1:1,2:2"},
-		{"partial window recomputed", []owWin{staged(true), staged(false)}, 1, nil, "recompute(2,2) staged=1:1"},
-		{"missing files recomputed", []owWin{staged(true), {exact: []bool{true}, missing: []int{1}, committed: none, seen: 5}}, 1, nil, "recompute(2,2) staged=1:1"},
-		{"newest present attempt wins", []owWin{{exact: []bool{true, true}, missing: []int{2}, committed: none, seen: 5}}, 1, nil, "staged=1:1"},
-		{"range expired, all staged: stop", []owWin{staged(true), staged(true)}, 7, nil, "stop"},
-		{"range expired, one partial: recompute", []owWin{staged(true), staged(false)}, 7, nil, "recompute(2,2) staged=1:1"},
-		{"final found: write committed, publish", []owWin{staged(true), staged(false, true)}, 1,
-			func(st State) []Marker { return final(st, "1:1,2:2", "") }, "write-committed-then-publish(1,1) write-committed-then-publish(2,2)"},
-		{"final found, half recorded", []owWin{{exact: []bool{true}, committed: 9, attempt: 1, published: true, seen: 5},
-			{exact: []bool{true}, committed: 9, attempt: 1, seen: 5}, staged(true)}, 1,
-			func(st State) []Marker { return final(st, "1:1,2:1,3:1", "") }, "publish(2,1) write-committed-then-publish(3,1)"},
-		{"final names a partial attempt", []owWin{staged(false, true)}, 1, func(st State) []Marker { return final(st, "1:1", "") }, "stop-corrupt"},
-		{"final names another job", []owWin{staged(true)}, 1, func(st State) []Marker { return final(st, "1:1", "other") }, "stop-corrupt"},
-		{"final misses a window", []owWin{staged(true), staged(true)}, 1, func(st State) []Marker { return final(st, "1:1", "") }, "stop-corrupt"},
-		{"published another attempt", []owWin{{exact: []bool{true, true}, committed: 9, attempt: 1, published: true, seen: 5}}, 1,
-			func(st State) []Marker { return final(st, "1:2", "") }, "stop-corrupt"},
-		{"two finals", []owWin{staged(true)}, 1, func(st State) []Marker { m := final(st, "1:1", ""); return append(m, m[0]) }, "stop-corrupt"},
-		{"committed but final gone", []owWin{{exact: []bool{true}, committed: 9, attempt: 1, seen: 5}}, 1, nil, "stop"},
-		{"empty overwrite recorded", []owWin{{exact: []bool{true}, committed: 0, attempt: 1, published: true, seen: 5, empty: true},
-			{exact: []bool{true}, committed: 0, attempt: 1, seen: 5, empty: true}}, 1, nil, "publish(2,1) settled"},
-		{"empty overwrite partly recorded", []owWin{{exact: []bool{true}, committed: 0, attempt: 1, seen: 5, empty: true},
-			{exact: []bool{true}, committed: none, seen: 5, empty: true}}, 1, nil, "staged=1:1,2:1"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			st := owState(t, c.ws...)
-			var fin []Marker
-			if c.final != nil {
-				fin = c.final(st)
-			}
-			p := DecideOverwrite(st, owView(st, c.earliest, c.ws...), fin)
-			err := p.Stopped()
-			switch c.want {
-			case "stop", "stop-corrupt":
-				if !IsStop(err) || errors.Is(err, ErrCorrupt) != (c.want == "stop-corrupt") {
-					t.Fatalf("got %s (%v), want %s", owSummary(p), err, c.want)
-				}
-			default:
-				if err != nil || owSummary(p) != c.want {
-					t.Fatalf("got %q (%v), want %q", owSummary(p), err, c.want)
-				}
-			}
-		})
-	}
-}
-
-// TestEmptyOverwriteWithFilesIsCorrupt: a window recorded with snapshot 0 whose attempt wrote files.
-func TestEmptyOverwriteWithFilesIsCorrupt(t *testing.T) {
-	st := owState(t, owWin{exact: []bool{true}, committed: 0, attempt: 1, seen: 5})
-	// owState's attempts hold files: snapshot 0 cannot be right.
-	if err := DecideOverwrite(st, owView(st, 1), nil).Stopped(); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("got %v, want a corruption stop", err)
-	}
 }
 
 // TestWindowsProperty round-trips the lakeload.windows property and rejects malformed values.

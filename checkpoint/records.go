@@ -8,9 +8,6 @@ import (
 	"maps"
 	"slices"
 	"time"
-
-	"github.com/lakeload/lakeload/paimon/table"
-	"github.com/lakeload/lakeload/source"
 )
 
 // JobRecord identifies a job for its whole life (job.json). Its result-changing fields must equal
@@ -19,7 +16,7 @@ type JobRecord struct {
 	JobID      string `json:"jobId"`
 	CommitUser string `json:"commitUser"` // stable Paimon commit user of every window
 	TablePath  string `json:"tablePath"`
-	// TableUUID is the identity of the table the job loads (table.Identity: Paimon's filesystem
+	// TableUUID is the identity of the table the job loads (the job's table identity: Paimon's filesystem
 	// catalog stores no uuid); empty in jobs created before lakeload recorded it, which are not checked.
 	TableUUID        string            `json:"tableUuid,omitempty"`
 	InputFingerprint string            `json:"inputFingerprint"`
@@ -31,10 +28,8 @@ type JobRecord struct {
 // PlanRecord is the split list, fixed before any window is assigned (plan.json). A split is named
 // by its index in Splits for the life of the job.
 type PlanRecord struct {
-	Splits []source.Split `json:"splits"`
+	Splits []Opaque `json:"splits"` // the job's input splits (opaque.go)
 }
-
-func (p PlanRecord) recordVersion() int { return splitsVersion(p.Splits) }
 
 // Assigned fixes a window's content before its tasks run (windows/<w>/assigned): protocol I4.
 type Assigned struct {
@@ -43,7 +38,7 @@ type Assigned struct {
 	SequenceBase int64 `json:"sequenceBase"` // first sequence number of the window's rows
 	SnapshotSeen int64 `json:"snapshotSeen"` // latest table snapshot id at assignment (0: none); lookups start after it
 	// SeenList is the delta manifest list of snapshot SnapshotSeen, its identity: a lookup that finds
-	// another snapshot at that id knows the table was rolled back below it (table.Snapshots.FloorSince).
+	// another snapshot at that id knows the table was rolled back below it (the job's snapshot lookup, FloorSince).
 	SeenList string    `json:"seenList,omitempty"`
 	Attempt  int       `json:"attempt"` // the first attempt, begun by this record
 	Created  time.Time `json:"created"`
@@ -61,13 +56,13 @@ type AttemptStart struct {
 // TaskResult is one task's durable output (windows/<w>/attempt-<a>/<task>.res): the commit
 // messages of the data files it wrote and the input it covered. Digest is computed by the store.
 type TaskResult struct {
-	Window   int64                 `json:"window"`
-	Attempt  int                   `json:"attempt"`
-	TaskID   string                `json:"taskId"`
-	Messages []table.CommitMessage `json:"messages"`
-	Splits   []int                 `json:"splits"`        // plan indexes covered, strictly ascending
-	IDs      IDList                `json:"ids,omitempty"` // row-id mode: the ids written (compact, see IDList)
-	Rows     int64                 `json:"rows"`
+	Window   int64    `json:"window"`
+	Attempt  int      `json:"attempt"`
+	TaskID   string   `json:"taskId"`
+	Messages []Opaque `json:"messages"`      // the job's commit messages (opaque.go)
+	Splits   []int    `json:"splits"`        // plan indexes covered, strictly ascending
+	IDs      IDList   `json:"ids,omitempty"` // row-id mode: the ids written (compact, see IDList)
+	Rows     int64    `json:"rows"`
 	// Quarantined counts input rows the task left out (--bad-rows=quarantine); they are listed in
 	// the attempt's quarantine file beside the store (job.QuarantinePath).
 	Quarantined int64  `json:"quarantined,omitempty"`

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/source"
 )
 
 // PlanRevision re-plans input files that were replaced (or vanished) before any of their splits was
@@ -19,16 +18,14 @@ import (
 // first split of the replaced file), so a replaced file is still loaded where it was planned; added
 // splits sharing a place keep their order in Added. At[k] = -1 appends at the end of the order.
 type PlanRevision struct {
-	Revision int            `json:"revision"`        // n ≥ 1, as in the record's name
-	Base     int            `json:"base"`            // splits in the plan before this revision
-	Dropped  []int          `json:"dropped"`         // indexes never to be assigned, strictly ascending
-	Added    []source.Split `json:"added,omitempty"` // new splits, indexes Base+k
-	At       []int          `json:"at,omitempty"`    // per added split: the dropped index whose place it takes, or -1
-	Reason   string         `json:"reason,omitempty"`
-	Created  time.Time      `json:"created"`
+	Revision int       `json:"revision"`        // n ≥ 1, as in the record's name
+	Base     int       `json:"base"`            // splits in the plan before this revision
+	Dropped  []int     `json:"dropped"`         // indexes never to be assigned, strictly ascending
+	Added    []Opaque  `json:"added,omitempty"` // new splits, indexes Base+k
+	At       []int     `json:"at,omitempty"`    // per added split: the dropped index whose place it takes, or -1
+	Reason   string    `json:"reason,omitempty"`
+	Created  time.Time `json:"created"`
 }
-
-func (r PlanRevision) recordVersion() int { return splitsVersion(r.Added) }
 
 func (r *PlanRevision) validate() error {
 	if r.Revision < 1 || r.Base < 0 {

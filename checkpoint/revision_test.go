@@ -5,12 +5,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/lakeload/lakeload/source"
 )
 
-func addedSplit(name string) source.Split {
-	return source.Split{Path: "/in/" + name, Format: source.FormatCSV, Size: 9, ModTimeUnixNano: 9, RowCount: -1}
+func addedSplit(name string) Opaque {
+	return testSplit{Path: "/in/" + name, Format: "csv", Size: 9, ModTimeUnixNano: 9, RowCount: -1}.stored()
 }
 
 // revisedRecords: plan of 4 splits, window 1 holds split 0; revision 1 replaces split 2 by splits 4
@@ -19,8 +17,8 @@ func revisedRecords() Records {
 	return Records{Job: new(testJob()), Plan: new(testPlan(4)),
 		Assigned: []Assigned{{Window: 1, Splits: []int{0}, Attempt: 1}},
 		Revisions: []PlanRevision{
-			{Revision: 2, Base: 6, Dropped: []int{4}, Added: []source.Split{addedSplit("c"), addedSplit("d")}, At: []int{4, -1}},
-			{Revision: 1, Base: 4, Dropped: []int{2}, Added: []source.Split{addedSplit("a"), addedSplit("b")}, At: []int{2, 2}},
+			{Revision: 2, Base: 6, Dropped: []int{4}, Added: []Opaque{addedSplit("c"), addedSplit("d")}, At: []int{4, -1}},
+			{Revision: 1, Base: 4, Dropped: []int{2}, Added: []Opaque{addedSplit("a"), addedSplit("b")}, At: []int{2, 2}},
 		}}
 }
 
@@ -35,7 +33,7 @@ func TestRemainingFollowsRevisedInputOrder(t *testing.T) {
 		t.Fatalf("input order = %v", got)
 	}
 	plan, _ := st.Plan()
-	if len(plan.Splits) != 8 || plan.Splits[6] != addedSplit("c") || plan.Splits[4] != addedSplit("a") {
+	if len(plan.Splits) != 8 || !sameOpaque(plan.Splits[6], addedSplit("c")) || !sameOpaque(plan.Splits[4], addedSplit("a")) {
 		t.Fatalf("merged plan = %v", plan.Splits)
 	}
 	if got := st.Dropped(); !reflect.DeepEqual(got, []int{2, 4}) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -112,11 +113,7 @@ func (d *driver) windowMessages(ctx context.Context, w int64, a int) ([]table.Co
 			return nil, fmt.Errorf("job: window %d has no attempt %d to compact", w, a)
 		}
 	}
-	var msgs []table.CommitMessage
-	for _, r := range at.Results {
-		msgs = append(msgs, r.Messages...)
-	}
-	return msgs, nil
+	return task.Messages(at.Results...)
 }
 
 // compactBeforePublish rewrites every bucket of the table holding level-0 files into the highest

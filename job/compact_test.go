@@ -74,12 +74,12 @@ func expectedOf(t testing.TB, fx loadtest.Fixture, files []loadtest.File) []stri
 // windowFiles returns, in load order, the input files of the windows of e's job that pass keep.
 func (e *loadEnv) windowFiles(t testing.TB, keep func(w int64, published bool) bool) []loadtest.File {
 	st := e.state(t)
-	plan, _ := st.Plan()
+	plan := planOf(t, st)
 	names := map[string]bool{}
 	for _, ws := range st.Windows() {
 		if ws.Voided == nil && keep(ws.Window, ws.Published != nil) {
 			for _, i := range ws.Assigned.Splits {
-				names[path.Base(plan.Splits[i].Path)] = true
+				names[path.Base(plan[i].Path)] = true
 			}
 		}
 	}

@@ -32,16 +32,16 @@ func TestCSVDialectLoadsInWindows(t *testing.T) {
 	if out.happened != 1 {
 		t.Fatal("the crash did not happen")
 	}
-	plan, _ := e.state(t).Plan()
+	splits := planOf(t, e.state(t))
 	var rows int64
-	for i, s := range plan.Splits {
+	for i, s := range splits {
 		if !s.IsRange() || s.RowStart != rows || s.RowCount <= 0 {
 			t.Fatalf("split %d %+v: want a byte range from row %d", i, s, rows)
 		}
 		rows += s.RowCount
 	}
-	if len(plan.Splits) < 6 || rows != 8000 {
-		t.Fatalf("%d splits holding %d rows, want ≥ 6 splits of the 8000", len(plan.Splits), rows)
+	if len(splits) < 6 || rows != 8000 {
+		t.Fatalf("%d splits holding %d rows, want ≥ 6 splits of the 8000", len(splits), rows)
 	}
 	if w := len(e.state(t).Windows()); w < 4 {
 		t.Fatalf("%d windows, want at least 4", w)

@@ -35,9 +35,9 @@ func TestDirectoryInputIncremental(t *testing.T) {
 			if _, err := Run(context.Background(), e.incConfig()); err != nil {
 				t.Fatal(err)
 			}
-			plan, _ := e.state(t).Plan()
+			splits := planOf(t, e.state(t))
 			files := map[string]bool{}
-			for _, s := range plan.Splits {
+			for _, s := range splits {
 				files[s.Path] = true
 			}
 			if len(files) != 3 {

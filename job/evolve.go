@@ -154,13 +154,15 @@ func (d *driver) newColumns(ctx context.Context, w checkpoint.Assigned) ([]catal
 // checkResultSchemas refuses to commit files written with a schema newer than the job's: a table
 // that moved on under a running job is resumed at its latest schema by running the load again.
 func (d *driver) checkResultSchemas(w int64, results []checkpoint.TaskResult) error {
-	for _, r := range results {
-		for _, m := range r.Messages {
-			for _, f := range m.NewFiles {
-				if f.SchemaID > d.t.Schema.ID {
-					return fmt.Errorf("%w: window %d has data file %s written with schema %d, newer than schema %d this run uses; run the load again to continue",
-						ErrSchemaChanged, w, f.FileName, f.SchemaID, d.t.Schema.ID)
-				}
+	msgs, err := task.Messages(results...)
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		for _, f := range m.NewFiles {
+			if f.SchemaID > d.t.Schema.ID {
+				return fmt.Errorf("%w: window %d has data file %s written with schema %d, newer than schema %d this run uses; run the load again to continue",
+					ErrSchemaChanged, w, f.FileName, f.SchemaID, d.t.Schema.ID)
 			}
 		}
 	}

@@ -133,7 +133,7 @@ func TestEvolveAddColumnsReadByJavaAndPypaimon(t *testing.T) {
 			want = 0
 		}
 		for _, r := range at.Results {
-			for _, m := range r.Messages {
+			for _, m := range msgsOf(t, r) {
 				for _, f := range m.NewFiles {
 					if f.SchemaID != want {
 						t.Fatalf("window %d file %s has schema id %d, want %d", ws.Window, f.FileName, f.SchemaID, want)

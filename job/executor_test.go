@@ -24,9 +24,9 @@ func TestRunTaskForRemoteExecutors(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := e.state(t)
-	plan, _ := st.Plan()
+	pr := planOf(t, st)
 	next := st.NextWindow()
-	in := TaskInput{Window: next, Attempt: 1, Splits: []task.SplitInWindow{{Index: 0, Split: plan.Splits[0], FirstSeq: 1 << 20}}}
+	in := TaskInput{Window: next, Attempt: 1, Splits: []task.SplitInWindow{{Index: 0, Split: pr[0], FirstSeq: 1 << 20}}}
 	env := TaskEnv{Table: e.tbl, Store: e.store, Source: file.Source{FS: local.New()}}
 	b := TaskBatch{Job: cfg.Name, Window: next, Attempt: 1, SchemaID: e.tbl.Schema.ID, SplitTasks: true}
 

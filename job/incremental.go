@@ -41,8 +41,11 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, &InputError{Err: fmt.Errorf("incremental planning of job %s: %w", d.cfg.Name, err)}
 	}
-	pr, _ := d.st.Plan()
-	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr.Splits, d.st.Dropped(), d.splitRows(), d.cfg.CSV)
+	pr, err := plan.Stored(d.st)
+	if err != nil {
+		return false, err
+	}
+	fresh, changed, err := plan.Diff(ctx, d.cfg.InputFS, planned, pr, d.st.Dropped(), d.splitRows(), d.cfg.CSV)
 	if err != nil {
 		return false, err
 	}
@@ -54,8 +57,12 @@ func (d *driver) startGeneration(ctx context.Context) (bool, error) {
 	if len(fresh) == 0 {
 		return false, nil
 	}
-	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(pr.Splits),
-		Splits: fresh, FirstWindow: d.st.NextWindow(), Changed: changed, Created: d.cfg.Now().UTC()}
+	stored, err := plan.EncodeSplits(fresh)
+	if err != nil {
+		return false, err
+	}
+	g := checkpoint.Generation{Generation: d.st.Generation() + 1, Revision: len(d.st.Revisions()) + 1, Base: len(pr),
+		Splits: stored, FirstWindow: d.st.NextWindow(), Changed: changed, Created: d.cfg.Now().UTC()}
 	if err := d.store.WriteGeneration(ctx, g); err != nil {
 		if errors.Is(err, fileio.ErrExist) {
 			return false, fmt.Errorf("generation %d of job %s was started by another runner meanwhile; this runner stops, run again to continue: %w",
@@ -106,7 +113,7 @@ func (d *driver) completeGeneration(ctx context.Context) error {
 	default:
 		return fmt.Errorf("%w: generation %d of job %s names plan revision %d, the store has %d", checkpoint.ErrCorrupt, g.Generation, d.cfg.Name, g.Revision, have)
 	}
-	pr, _ := d.st.Plan()
-	d.plan = pr.Splits
-	return nil
+	var err error
+	d.plan, err = plan.Stored(d.st)
+	return err
 }

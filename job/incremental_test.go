@@ -172,7 +172,7 @@ func TestIncrementalGenerationRecords(t *testing.T) {
 	}
 	for _, g := range gens {
 		var names []string
-		for _, s := range g.Splits {
+		for _, s := range storedSplits(t, g.Splits) {
 			names = append(names, filepath.Base(s.Path))
 		}
 		wantNames := []string{fx.Files[2*g.Generation-2].Name, fx.Files[2*g.Generation-1].Name}

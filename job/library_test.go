@@ -79,8 +79,8 @@ func TestLibraryRunWithSplitsAndTransform(t *testing.T) {
 	if calls.Load() == 0 {
 		t.Fatal("the transform was never called")
 	}
-	if plan, _ := e.state(t).Plan(); !slices.Equal(plan.Splits, splits) {
-		t.Fatalf("stored plan %v, want the caller's splits %v", plan.Splits, splits)
+	if plan := planOf(t, e.state(t)); !slices.Equal(plan, splits) {
+		t.Fatalf("stored plan %v, want the caller's splits %v", plan, splits)
 	}
 }
 

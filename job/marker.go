@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/spec/manifest"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -48,12 +49,14 @@ func (d *driver) verifyMarker(ctx context.Context, ws checkpoint.WindowState, id
 		}
 		added = append(added, e.File.FileName)
 	}
+	msgs, err := task.Messages(at.Results...)
+	if err != nil {
+		return err
+	}
 	var want []string
-	for _, r := range at.Results {
-		for _, m := range r.Messages {
-			for _, f := range m.NewFiles {
-				want = append(want, f.FileName)
-			}
+	for _, m := range msgs {
+		for _, f := range m.NewFiles {
+			want = append(want, f.FileName)
 		}
 	}
 	slices.Sort(added)

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/lakeload/lakeload/checkpoint"
@@ -44,6 +45,28 @@ func fileBytes(msgs []table.CommitMessage) int64 {
 	return n
 }
 
+// storedFileBytes is fileBytes of the results' stored messages. It reads the file sizes only (the
+// report is derived again on every poll of a followed job); a message whose sizes do not decode
+// counts nothing here — the job refuses such a store when it runs (task.Messages).
+func storedFileBytes(results []checkpoint.TaskResult) int64 {
+	var n int64
+	for _, r := range results {
+		for _, o := range r.Messages {
+			var sizes struct {
+				NewFiles []struct {
+					FileSize int64 `json:"FileSize"`
+				} `json:"newFiles"`
+			}
+			if json.Unmarshal(o.Bytes(), &sizes) == nil {
+				for _, f := range sizes.NewFiles {
+					n += f.FileSize
+				}
+			}
+		}
+	}
+	return n
+}
+
 // StoredMetrics are the load metrics a checkpoint store can tell about a finished or interrupted job.
 // Rows read, rows rejected, commit durations and the rows-per-second rate are not stored; recovery
 // actions are not stored either, but every attempt after the first of a window is a recompute.
@@ -72,9 +95,7 @@ func MetricsFromStore(st checkpoint.State) StoredMetrics {
 		if ws.Committed != nil {
 			m.WindowsCommitted++
 			if at, ok := ws.Attempt(ws.Committed.Attempt); ok {
-				for _, r := range at.Results {
-					m.BytesWritten += fileBytes(r.Messages)
-				}
+				m.BytesWritten += storedFileBytes(at.Results)
 			}
 		}
 		if ws.Published != nil {

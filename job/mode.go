@@ -18,7 +18,7 @@ type mode interface {
 	// endWindow ends window ws once the tasks of its attempt a have stored their results.
 	endWindow(ctx context.Context, ws checkpoint.WindowState, a int) error
 	// prepareTasks gives a window's tasks what their writers continue from, before they run.
-	prepareTasks(tasks []task.Input)
+	prepareTasks(tasks []task.Input) error
 	// commitsWindows reports whether every window is committed as a snapshot of its own: publishing
 	// it then advances the job's pin to it (pin.go), and compaction during the load follows it
 	// (compact.go).
@@ -55,6 +55,6 @@ func (d appendMode) endWindow(ctx context.Context, ws checkpoint.WindowState, a 
 	return d.commitWindow(ctx, ws, a, a)
 }
 
-func (appendMode) prepareTasks([]task.Input) {}
+func (appendMode) prepareTasks([]task.Input) error { return nil }
 
 func (appendMode) commitsWindows() bool { return true }

@@ -39,7 +39,7 @@ func (d *overwriteMode) endWindow(_ context.Context, ws checkpoint.WindowState, 
 	return d.stageWindow(ws, a) // overwrite jobs commit once, after the last window
 }
 
-func (d *overwriteMode) prepareTasks(tasks []task.Input) { d.attachOverwriteIndex(tasks) }
+func (d *overwriteMode) prepareTasks(tasks []task.Input) error { return d.attachOverwriteIndex(tasks) }
 
 // commitsWindows is false: the windows share the final OVERWRITE snapshot.
 func (*overwriteMode) commitsWindows() bool { return false }
@@ -85,7 +85,7 @@ func (d *overwriteMode) runOverwrite(ctx context.Context) error {
 			return err
 		}
 		d.st = st
-		tv, err := checkpoint.Gather(ctx, st, d.t.Snapshots(), d.missingFiles)
+		tv, err := gatherTableView(ctx, st, d.t.Snapshots(), d.missingFiles)
 		if err != nil {
 			return err
 		}
@@ -181,12 +181,17 @@ func (d *overwriteMode) commitFinal(ctx context.Context, st checkpoint.State, st
 			continue
 		}
 		at, _ := ws.Attempt(staged[ws.Window])
-		for _, r := range at.Results {
-			msgs = append(msgs, r.Messages...)
+		m, err := task.Messages(at.Results...)
+		if err != nil {
+			return err
 		}
+		msgs = append(msgs, m...)
 	}
 	if dynamicBucket(d.t) {
-		msgs = finalIndexMessages(st, staged, msgs)
+		var err error
+		if msgs, err = finalIndexMessages(st, staged, msgs); err != nil {
+			return err
+		}
 	}
 	if err := d.cfg.hook(ctx, PointBeforeCommit, id); err != nil {
 		return err
@@ -329,14 +334,16 @@ func (d *overwriteMode) verifyFinal(ctx context.Context, id int64) error {
 	for w, a := range attempts {
 		ws, _ := d.st.Window(w)
 		at, _ := ws.Attempt(a)
-		for _, r := range at.Results {
-			for _, m := range r.Messages {
-				for _, f := range m.NewFiles {
-					want = append(want, f.FileName)
-					parts[string(m.Partition)] = true
-					k := bucketID{string(m.Partition), m.Bucket}
-					staged[k] = append(staged[k], f)
-				}
+		msgs, err := task.Messages(at.Results...)
+		if err != nil {
+			return err
+		}
+		for _, m := range msgs {
+			for _, f := range m.NewFiles {
+				want = append(want, f.FileName)
+				parts[string(m.Partition)] = true
+				k := bucketID{string(m.Partition), m.Bucket}
+				staged[k] = append(staged[k], f)
 			}
 		}
 	}

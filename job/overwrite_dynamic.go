@@ -44,17 +44,20 @@ type slotKey struct {
 // newest file of each (partition, bucket) wins.
 type indexChain map[slotKey]manifest.IndexManifestEntry
 
-func (c indexChain) add(at checkpoint.AttemptState) {
-	for _, r := range at.Results {
-		for _, m := range r.Messages {
-			for _, e := range m.NewIndexFiles {
-				if e.IndexType == manifest.IndexTypeHash {
-					e.Kind, e.Partition, e.Bucket = manifest.Add, m.Partition, m.Bucket
-					c[slotKey{string(m.Partition), m.Bucket}] = e
-				}
+func (c indexChain) add(at checkpoint.AttemptState) error {
+	msgs, err := task.Messages(at.Results...)
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		for _, e := range m.NewIndexFiles {
+			if e.IndexType == manifest.IndexTypeHash {
+				e.Kind, e.Partition, e.Bucket = manifest.Add, m.Partition, m.Bucket
+				c[slotKey{string(m.Partition), m.Bucket}] = e
 			}
 		}
 	}
+	return nil
 }
 
 // partition returns the names of the chain's files of partition p, sorted.
@@ -99,7 +102,7 @@ func stagedAttempt(ws checkpoint.WindowState, chosen map[int64]int) (checkpoint.
 }
 
 // chainBefore returns the staged index chain of the live windows before w (w = 0: of all windows).
-func chainBefore(st checkpoint.State, chosen map[int64]int, w int64) indexChain {
+func chainBefore(st checkpoint.State, chosen map[int64]int, w int64) (indexChain, error) {
 	c := indexChain{}
 	for _, ws := range st.Windows() {
 		if w > 0 && ws.Window >= w {
@@ -109,26 +112,33 @@ func chainBefore(st checkpoint.State, chosen map[int64]int, w int64) indexChain 
 			continue
 		}
 		if at, ok := stagedAttempt(ws, chosen); ok {
-			c.add(at)
+			if err := c.add(at); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return c
+	return c, nil
 }
 
 // attachOverwriteIndex gives the tasks of an overwrite window of a dynamic-bucket table the staged
 // index chain of the windows before theirs.
-func (d *overwriteMode) attachOverwriteIndex(tasks []task.Input) {
+func (d *overwriteMode) attachOverwriteIndex(tasks []task.Input) error {
 	if !dynamicBucket(d.t) {
-		return
+		return nil
 	}
 	for i := range tasks {
-		tasks[i].OverwriteIndex = &task.OverwriteIndex{Files: chainBefore(d.st, d.staged, tasks[i].Window).files()}
+		c, err := chainBefore(d.st, d.staged, tasks[i].Window)
+		if err != nil {
+			return err
+		}
+		tasks[i].OverwriteIndex = &task.OverwriteIndex{Files: c.files()}
 	}
+	return nil
 }
 
 // inconsistentWindow returns the first live window whose chosen attempt was computed from another
 // index chain than the attempts chosen before it now form (0: none), with the reason.
-func inconsistentWindow(st checkpoint.State, chosen map[int64]int) (int64, string) {
+func inconsistentWindow(st checkpoint.State, chosen map[int64]int) (int64, string, error) {
 	c := indexChain{}
 	for _, ws := range st.Windows() {
 		if ws.Voided != nil {
@@ -138,19 +148,21 @@ func inconsistentWindow(st checkpoint.State, chosen map[int64]int) (int64, strin
 		if !ok {
 			continue
 		}
+		msgs, err := task.Messages(at.Results...)
+		if err != nil {
+			return 0, "", err
+		}
 		base := map[string][]string{}
-		for _, r := range at.Results {
-			for _, m := range r.Messages {
-				p := string(m.Partition)
-				if len(m.NewFiles) > 0 || len(m.NewIndexFiles) > 0 {
-					if base[p] == nil {
-						base[p] = []string{}
-					}
+		for _, m := range msgs {
+			p := string(m.Partition)
+			if len(m.NewFiles) > 0 || len(m.NewIndexFiles) > 0 {
+				if base[p] == nil {
+					base[p] = []string{}
 				}
-				for _, e := range m.DeletedIndexFiles {
-					if e.IndexType == manifest.IndexTypeHash {
-						base[p] = append(base[p], e.FileName)
-					}
+			}
+			for _, e := range m.DeletedIndexFiles {
+				if e.IndexType == manifest.IndexTypeHash {
+					base[p] = append(base[p], e.FileName)
 				}
 			}
 		}
@@ -165,12 +177,14 @@ func inconsistentWindow(st checkpoint.State, chosen map[int64]int) (int64, strin
 			slices.Sort(got)
 			if want := c.partition(p); !slices.Equal(got, want) {
 				return ws.Window, fmt.Sprintf("attempt %d assigned the keys of a partition from HASH files [%s], but the windows before it now stage [%s]",
-					at.Attempt, strings.Join(got, " "), strings.Join(want, " "))
+					at.Attempt, strings.Join(got, " "), strings.Join(want, " ")), nil
 			}
 		}
-		c.add(at)
+		if err := c.add(at); err != nil {
+			return 0, "", err
+		}
 	}
-	return 0, ""
+	return 0, "", nil
 }
 
 // restageInconsistent recomputes, as a new attempt, the first window whose staged index base no
@@ -180,9 +194,9 @@ func (d *overwriteMode) restageInconsistent(ctx context.Context, st checkpoint.S
 	if !dynamicBucket(d.t) {
 		return false, nil
 	}
-	w, why := inconsistentWindow(st, staged)
-	if w == 0 {
-		return false, nil
+	w, why, err := inconsistentWindow(st, staged)
+	if w == 0 || err != nil {
+		return false, err
 	}
 	ws, _ := st.Window(w)
 	next := ws.LastAttempt() + 1
@@ -199,7 +213,11 @@ func (d *overwriteMode) restageInconsistent(ctx context.Context, st checkpoint.S
 	if err := d.runWindow(ctx, ws.Assigned, next); err != nil {
 		return false, err
 	}
-	if again, why := inconsistentWindow(d.st, d.staged); again == w {
+	again, why, err := inconsistentWindow(d.st, d.staged)
+	if err != nil {
+		return false, err
+	}
+	if again == w {
 		// Never expected: the new attempt was computed from this very chain. Stop rather than loop.
 		return false, fmt.Errorf("job %s: window %d attempt %d was recomputed from the staged dynamic-bucket index before it but still "+
 			"does not match it (%s): forget the job and run the overwrite again", d.cfg.Name, w, next, why)
@@ -210,7 +228,7 @@ func (d *overwriteMode) restageInconsistent(ctx context.Context, st checkpoint.S
 
 // finalIndexMessages returns the final commit's messages for a dynamic-bucket table: the staged
 // messages without index files, plus per (partition, bucket) the last staged HASH file.
-func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.CommitMessage) []table.CommitMessage {
+func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.CommitMessage) ([]table.CommitMessage, error) {
 	out := make([]table.CommitMessage, 0, len(msgs))
 	pos := map[slotKey]int{}
 	for _, m := range msgs {
@@ -221,7 +239,11 @@ func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.
 		pos[slotKey{string(m.Partition), m.Bucket}] = len(out)
 		out = append(out, m)
 	}
-	for _, e := range chainBefore(st, staged, 0).files() {
+	chain, err := chainBefore(st, staged, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range chain.files() {
 		k := slotKey{string(e.Partition), e.Bucket}
 		i, ok := pos[k]
 		if !ok {
@@ -231,7 +253,7 @@ func finalIndexMessages(st checkpoint.State, staged map[int64]int, msgs []table.
 		}
 		out[i].NewIndexFiles = append(out[i].NewIndexFiles, e)
 	}
-	return out
+	return out, nil
 }
 
 // restageUnfinished re-runs, before new windows are assigned, every window of a dynamic-bucket
@@ -273,7 +295,10 @@ func (d *overwriteMode) verifyFinalIndex(ctx context.Context, s *spec.Snapshot, 
 	if !dynamicBucket(d.t) {
 		return nil
 	}
-	chain := chainBefore(d.st, attempts, 0)
+	chain, err := chainBefore(d.st, attempts, 0)
+	if err != nil {
+		return err
+	}
 	live, err := index.SnapshotEntries(ctx, d.t, s)
 	if err != nil {
 		return err

@@ -183,12 +183,12 @@ func TestOverwriteDynamicBucketRecomputeRebuildsIndex(t *testing.T) {
 	e := newOwDynEnv(t, checkpoint.OverwritePartitions)
 	cfg := e.crashBeforeCommit(t)
 	st := e.state(t)
-	if id, why := inconsistentWindow(st, nil); id != 0 {
+	if id, why, err := inconsistentWindow(st, nil); id != 0 || err != nil {
 		t.Fatalf("freshly staged windows are inconsistent: window %d: %s", id, why)
 	}
 	ws, _ := st.Window(2)
 	at, _ := ws.Attempt(1)
-	deleteNewFiles(t, e.tbl, at.Results[0].Messages)
+	deleteNewFiles(t, e.tbl, msgsOf(t, at.Results[0]))
 	log := &actionLog{}
 	cfg.Hook, cfg.Logger = nil, slog.New(log)
 	if _, err := Run(context.Background(), cfg); err != nil {
@@ -198,7 +198,7 @@ func TestOverwriteDynamicBucketRecomputeRebuildsIndex(t *testing.T) {
 	e.checkVisibleStates(t)
 	e.checkDynamicIndex(t)
 	st = e.state(t)
-	if id, why := inconsistentWindow(st, nil); id != 0 {
+	if id, why, err := inconsistentWindow(st, nil); id != 0 || err != nil {
 		t.Fatalf("after recovery window %d is inconsistent: %s", id, why)
 	}
 	recomputed := 0

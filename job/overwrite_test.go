@@ -276,11 +276,11 @@ func TestOverwriteRecomputesWindowWithMissingFiles(t *testing.T) {
 	cfg := e.crashBeforeCommit(t)
 	ws, _ := e.state(t).Window(2)
 	at, _ := ws.Attempt(1)
-	missing, err := (&driver{t: e.tbl}).missingFiles(context.Background(), at.Results[0].Messages)
+	missing, err := (&driver{t: e.tbl}).missingFiles(context.Background(), msgsOf(t, at.Results[0]))
 	if err != nil || len(missing) != 0 {
 		t.Fatalf("files of window 2 before deletion: missing %v, %v", missing, err)
 	}
-	deleteNewFiles(t, e.tbl, at.Results[0].Messages)
+	deleteNewFiles(t, e.tbl, msgsOf(t, at.Results[0]))
 	log := &actionLog{}
 	cfg.Hook, cfg.Logger = nil, slog.New(log)
 	if _, err := Run(context.Background(), cfg); err != nil {

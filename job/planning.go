@@ -16,9 +16,11 @@ func (d *driver) dryRun(ctx context.Context) (*plan.DryRunReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p, ok := st.Plan(); ok {
+	if p, err := plan.Stored(st); err != nil {
+		return nil, err
+	} else if p != nil {
 		dropped := st.Dropped() // re-planned files: only their current splits
-		for i, s := range p.Splits {
+		for i, s := range p {
 			if _, gone := slices.BinarySearch(dropped, i); !gone {
 				d.plan = append(d.plan, s)
 			}

@@ -32,7 +32,9 @@ func (d *driver) replan(ctx context.Context, candidates []int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	pr, _ := st.Plan()
-	d.st, d.plan = st, pr.Splits
+	if d.plan, err = plan.Stored(st); err != nil {
+		return false, err
+	}
+	d.st = st
 	return true, nil
 }

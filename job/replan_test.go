@@ -87,7 +87,7 @@ func TestReplacedUnassignedFileIsReplanned(t *testing.T) {
 	}
 	st := e.state(t)
 	revs := st.Revisions()
-	if len(revs) != 1 || !slices.Equal(revs[0].Dropped, []int{4}) || len(revs[0].Added) != 1 || revs[0].Added[0].Path != path ||
+	if len(revs) != 1 || !slices.Equal(revs[0].Dropped, []int{4}) || len(revs[0].Added) != 1 || storedSplits(t, revs[0].Added)[0].Path != path ||
 		!slices.Equal(revs[0].At, []int{4}) {
 		t.Fatalf("plan revisions = %+v", revs)
 	}

@@ -47,7 +47,7 @@ func fixtureIDs(fx loadtest.Fixture) map[string][]string {
 func checkPublishedIDs(t *testing.T, e *loadEnv) {
 	t.Helper()
 	st := e.state(t)
-	plan, _ := st.Plan()
+	plan := planOf(t, st)
 	want := fixtureIDs(e.fx)
 	all := map[string]int64{}
 	for _, ws := range st.Windows() {
@@ -61,7 +61,7 @@ func checkPublishedIDs(t *testing.T, e *loadEnv) {
 			fromAttempt = append(fromAttempt, r.IDs...)
 		}
 		for _, i := range ws.Assigned.Splits {
-			fromInput = append(fromInput, want[filepath.Base(plan.Splits[i].Path)]...)
+			fromInput = append(fromInput, want[filepath.Base(plan[i].Path)]...)
 		}
 		slices.Sort(fromAttempt)
 		slices.Sort(fromInput)
@@ -150,7 +150,7 @@ func dataFiles(t *testing.T, dir string) []string {
 }
 
 // committedFiles counts the data files of the committed attempts of published windows.
-func committedFiles(st checkpoint.State) int {
+func committedFiles(t testing.TB, st checkpoint.State) int {
 	n := 0
 	for _, ws := range st.Windows() {
 		if ws.Published == nil {
@@ -158,7 +158,7 @@ func committedFiles(st checkpoint.State) int {
 		}
 		at, _ := ws.Attempt(ws.Published.Attempt)
 		for _, r := range at.Results {
-			for _, m := range r.Messages {
+			for _, m := range msgsOf(t, r) {
 				n += len(m.NewFiles)
 			}
 		}
@@ -203,7 +203,7 @@ func TestRowIDDuplicatesFailAtAssignment(t *testing.T) {
 			}
 			t.Logf("error: %v", err)
 			st := e.state(t)
-			plan, _ := st.Plan()
+			plan := planOf(t, st)
 			if n := len(st.Windows()); n < c.windowsOK {
 				t.Fatalf("%d windows assigned, want at least %d", n, c.windowsOK)
 			}
@@ -212,12 +212,12 @@ func TestRowIDDuplicatesFailAtAssignment(t *testing.T) {
 					t.Fatalf("window %d is assigned but not published: the failing window must not be assigned", ws.Window)
 				}
 				for _, i := range ws.Assigned.Splits {
-					if filepath.Base(plan.Splits[i].Path) == fx.Files[c.file].Name {
+					if filepath.Base(plan[i].Path) == fx.Files[c.file].Name {
 						t.Fatalf("window %d holding the duplicate was assigned", ws.Window)
 					}
 				}
 			}
-			if got, want := len(dataFiles(t, e.tbl.Path)), committedFiles(st); got != want {
+			if got, want := len(dataFiles(t, e.tbl.Path)), committedFiles(t, st); got != want {
 				t.Fatalf("%d data files in the table, the published windows committed %d", got, want)
 			}
 			if p := e.checkPublishedCommitted(t); p != "" {

@@ -290,7 +290,11 @@ func (d *driver) open(ctx context.Context) error {
 			}
 			job = run
 		}
-		if err := d.store.WritePlan(ctx, checkpoint.PlanRecord{Splits: splits}); err != nil && !errors.Is(err, fileio.ErrExist) {
+		stored, err := plan.EncodeSplits(splits)
+		if err != nil {
+			return err
+		}
+		if err := d.store.WritePlan(ctx, checkpoint.PlanRecord{Splits: stored}); err != nil && !errors.Is(err, fileio.ErrExist) {
 			return err
 		}
 		if st, err = d.store.Load(ctx); err != nil {
@@ -301,7 +305,10 @@ func (d *driver) open(ctx context.Context) error {
 			return err
 		}
 	}
-	d.job, d.plan, d.st = job, pr.Splits, st
+	if d.plan, err = plan.DecodeSplits(pr.Splits); err != nil {
+		return err
+	}
+	d.job, d.st = job, st
 	if err := d.completeGeneration(ctx); err != nil {
 		return err
 	}
@@ -342,7 +349,7 @@ func (d *driver) resultOptions() map[string]string {
 
 // recover runs the recovery plan and returns the splits left to assign and the next window number.
 func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
-	tv, err := checkpoint.Gather(ctx, d.st, d.t.Snapshots(), d.missingFiles)
+	tv, err := gatherTableView(ctx, d.st, d.t.Snapshots(), d.missingFiles)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -407,7 +414,7 @@ func (d *driver) recover(ctx context.Context) ([]int, int64, error) {
 	return plan.Remaining, plan.NextWindow, nil
 }
 
-// missingFiles implements checkpoint.FileChecker with the table's path factory.
+// missingFiles is gatherTableView's fileChecker, with the table's path factory.
 func (d *driver) missingFiles(ctx context.Context, msgs []table.CommitMessage) ([]string, error) {
 	paths := d.t.NewPaths()
 	var missing []string

@@ -21,6 +21,8 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/commit"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -138,16 +140,26 @@ func (e *scEnv) snapshotIDs() []int64 {
 // lines reads the table with lakeload's reader.
 func (e *scEnv) lines() []string { e.t.Helper(); return loadtest.Lines(e.t, e.table()) }
 
+// messages returns the stored commit messages of results (task.Messages).
+func (e *scEnv) messages(results ...checkpoint.TaskResult) []table.CommitMessage {
+	e.t.Helper()
+	msgs, err := task.Messages(results...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return msgs
+}
+
 // filesOf maps plan split indexes to the fixture's files (every split here is a whole file).
 func (e *scEnv) filesOf(splits []int) []loadtest.File {
 	e.t.Helper()
-	plan, ok := e.state().Plan()
-	if !ok {
-		e.t.Fatal("store has no plan")
+	pr, err := plan.Stored(e.state())
+	if err != nil || pr == nil {
+		e.t.Fatalf("store has no plan (%v)", err)
 	}
 	var out []loadtest.File
 	for _, i := range splits {
-		s := plan.Splits[i]
+		s := pr[i]
 		if s.RowStart != 0 {
 			e.t.Fatalf("split %d is part of a file (%s): the scenarios use whole-file splits", i, s)
 		}
@@ -238,8 +250,11 @@ func (e *scEnv) checkFinished(extra ...[]loadtest.File) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	plan, _ := st.Plan()
-	owner := make([]int64, len(plan.Splits))
+	pr, err := plan.Stored(st)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	owner := make([]int64, len(pr))
 	for _, ws := range st.Windows() {
 		if ws.Voided != nil {
 			continue
@@ -259,7 +274,7 @@ func (e *scEnv) checkFinished(extra ...[]loadtest.File) {
 	}
 	for x, w := range owner {
 		if w == 0 {
-			e.t.Fatalf("split %d (%s) was never published", x, plan.Splits[x])
+			e.t.Fatalf("split %d (%s) was never published", x, pr[x])
 		}
 	}
 	e.checkConsistent(extra...)
@@ -305,7 +320,7 @@ func (e *scEnv) resultFiles(w int64, a int) []string {
 	paths := e.table().NewPaths()
 	var out []string
 	for _, r := range at.Results {
-		for _, m := range r.Messages {
+		for _, m := range e.messages(r) {
 			for _, f := range m.NewFiles {
 				p, err := paths.DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
 				if err != nil {

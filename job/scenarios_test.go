@@ -196,7 +196,7 @@ func TestScenario06_TaskPartlyInSnapshot(t *testing.T) {
 				cov = checkpoint.CoverageDigest(results)
 			}
 			tbl := e.table()
-			if _, err := commit.Commit(context.Background(), tbl, results[0].Messages, commit.Options{User: j.CommitUser,
+			if _, err := commit.Commit(context.Background(), tbl, e.messages(results[0]), commit.Options{User: j.CommitUser,
 				Identifier: 1, Properties: checkpoint.CommitProperties(j, 1, 1, cov), LookupAfter: -1}); err != nil {
 				t.Fatal(err)
 			}
@@ -348,7 +348,7 @@ func TestScenario10_WorkerAbortAfterPrepare(t *testing.T) {
 	for _, ws := range e.state().Windows() {
 		for _, at := range ws.Attempts {
 			for _, r := range at.Results {
-				for _, m := range r.Messages {
+				for _, m := range e.messages(r) {
 					for _, f := range m.NewFiles {
 						p, _ := e.table().NewPaths().DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
 						if ok, _ := fileio.Exists(context.Background(), local.New(), p); !ok {
@@ -1116,7 +1116,7 @@ func TestScenario36_NoMarkerWithoutResult(t *testing.T) {
 					want += int64(len(f.Rows))
 				}
 				files := 0
-				for _, m := range r.Messages {
+				for _, m := range e.messages(r) {
 					files += len(m.NewFiles)
 				}
 				if len(r.Splits) == 0 || files == 0 || r.Rows != want {
@@ -1363,7 +1363,7 @@ func TestScenario45_PreparedMessagesRoundTrip(t *testing.T) {
 	e.mustCrash(e.cfg(100, 2, crashAt(job.PointBeforeCommit, 2, 1)))
 	var stored []string
 	for _, r := range e.window(2).Attempts[0].Results {
-		for _, m := range r.Messages {
+		for _, m := range e.messages(r) {
 			for _, f := range m.NewFiles {
 				stored = append(stored, f.FileName)
 			}

@@ -116,7 +116,7 @@ func (e *loadEnv) resultDataFiles(t *testing.T, w int64, a int) []string {
 	paths := e.tbl.NewPaths()
 	var out []string
 	for _, r := range at.Results {
-		for _, m := range r.Messages {
+		for _, m := range msgsOf(t, r) {
 			for _, f := range m.NewFiles {
 				p, err := paths.DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
 				if err != nil {

@@ -53,11 +53,11 @@ func seqRange(t *testing.T, cfg Config, w int64) (base, end int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, _ := st.Plan()
+	pr := planOf(t, st)
 	a := assignedOf(t, cfg, w)
 	end = a.SequenceBase
 	for _, i := range a.Splits {
-		end += plan.Span(pr.Splits[i])
+		end += plan.Span(pr[i])
 	}
 	return a.SequenceBase, end
 }

@@ -34,7 +34,9 @@ func RunTask(ctx context.Context, env TaskEnv, b TaskBatch, in TaskInput) (int64
 // runTasks runs a window attempt's tasks with Config.Executor, or in this process: at most
 // Parallelism at once, the first error cancelling the rest.
 func (d *driver) runTasks(ctx context.Context, tasks []task.Input) (int64, error) {
-	d.mode.prepareTasks(tasks)
+	if err := d.mode.prepareTasks(tasks); err != nil {
+		return 0, err
+	}
 	if ex := d.cfg.Executor; ex != nil && len(tasks) > 0 {
 		return ex.RunTasks(ctx, task.Batch{Job: d.cfg.Name, CommitUser: d.job.CommitUser, Window: tasks[0].Window, Attempt: tasks[0].Attempt,
 			SchemaID: d.t.Schema.ID, Tasks: tasks, PerTask: d.cfg.Parallelism, SplitTasks: d.cfg.SplitTasks})

@@ -50,12 +50,12 @@ func TestTextFileLoadsInWindows(t *testing.T) {
 				if out.happened != 1 {
 					t.Fatalf("the crash at %s did not happen", crash)
 				}
-				plan, _ := e.state(t).Plan()
-				if len(plan.Splits) < 15 {
-					t.Fatalf("the file was planned as %d splits, want about 20 of 1024 rows", len(plan.Splits))
+				plan := planOf(t, e.state(t))
+				if len(plan) < 15 {
+					t.Fatalf("the file was planned as %d splits, want about 20 of 1024 rows", len(plan))
 				}
 				var rows int64
-				for i, s := range plan.Splits {
+				for i, s := range plan {
 					if !s.IsRange() || s.RowStart != rows || s.RowCount <= 0 {
 						t.Fatalf("split %d %+v: want a byte range from row %d", i, s, rows)
 					}
@@ -97,9 +97,9 @@ func TestOldTextPlanStillResumes(t *testing.T) {
 	if p := e.checkFinished(t); p != "" {
 		t.Fatal(p)
 	}
-	plan, _ := e.state(t).Plan()
-	if len(plan.Splits) != 1 || plan.Splits[0] != old[0] || len(e.state(t).Windows()) != 1 {
-		t.Fatalf("the stored plan changed: %+v, %d windows", plan.Splits, len(e.state(t).Windows()))
+	plan := planOf(t, e.state(t))
+	if len(plan) != 1 || plan[0] != old[0] || len(e.state(t).Windows()) != 1 {
+		t.Fatalf("the stored plan changed: %+v, %d windows", plan, len(e.state(t).Windows()))
 	}
 }
 
@@ -146,9 +146,9 @@ func TestBadRowInLaterSplitKeepsItsRowNumber(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("load error %v; want it to contain the whole-file read's %q", err, want)
 	}
-	plan, _ := e.state(t).Plan()
-	if len(plan.Splits) < 4 {
-		t.Fatalf("%d splits; the bad row must be in a later split", len(plan.Splits))
+	plan := planOf(t, e.state(t))
+	if len(plan) < 4 {
+		t.Fatalf("%d splits; the bad row must be in a later split", len(plan))
 	}
 }
 

@@ -94,8 +94,10 @@ func (d *driver) runAndStore(ctx context.Context, in task.Input) (int64, error) 
 	if err := task.WriteQuarantine(ctx, d.store, in.Window, in.Attempt, taskID, out.Rejected); err != nil {
 		return 0, err
 	}
-	_, err = d.store.WriteResult(ctx, checkpoint.TaskResult{Window: in.Window, Attempt: in.Attempt,
-		TaskID: taskID, Messages: out.Messages, Splits: out.Covered, IDs: out.IDs, Rows: out.Rows, Quarantined: int64(len(out.Rejected))})
+	r, err := task.StoredResult(in, taskID, out)
+	if err == nil {
+		_, err = d.store.WriteResult(ctx, r)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("store result of window %d task %d: %w", in.Window, in.Task, err)
 	}
@@ -114,9 +116,9 @@ func (d *driver) commitWindow(ctx context.Context, ws checkpoint.WindowState, a,
 	if c := checkpoint.CheckCover(ws.Assigned.Splits, at.Results); c.Status != checkpoint.CoverExact {
 		return fmt.Errorf("job: results of window %d attempt %d do not cover its splits exactly (%v)", w, a, c.Status)
 	}
-	var msgs []table.CommitMessage
-	for _, r := range at.Results {
-		msgs = append(msgs, r.Messages...)
+	msgs, err := task.Messages(at.Results...)
+	if err != nil {
+		return err
 	}
 	if err := d.cfg.hook(ctx, PointBeforeCommit, w); err != nil {
 		return err

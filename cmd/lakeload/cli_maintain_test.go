@@ -12,6 +12,7 @@ import (
 	"github.com/lakeload/lakeload/fileio/local"
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/maintain"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -46,15 +47,17 @@ func storedFiles(t *testing.T, tb *table.Table, store string, w int64) []string 
 	var out []string
 	paths := tb.NewPaths()
 	for _, a := range ws.Attempts {
-		for _, r := range a.Results {
-			for _, m := range r.Messages {
-				for _, f := range m.NewFiles {
-					p, err := paths.DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
-					if err != nil {
-						t.Fatal(err)
-					}
-					out = append(out, p)
+		msgs, err := task.Messages(a.Results...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			for _, f := range m.NewFiles {
+				p, err := paths.DataFile(m.Partition, m.Bucket, f.FileName, f.ExternalPath)
+				if err != nil {
+					t.Fatal(err)
 				}
+				out = append(out, p)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/catalog"
 	"github.com/lakeload/lakeload/paimon/maintain"
 	"github.com/spf13/cobra"
@@ -134,17 +135,20 @@ func inFlightFiles(ctx context.Context, stores []*checkpoint.Store) (map[string]
 				continue
 			}
 			for _, a := range ws.Attempts {
-				for _, r := range a.Results {
-					for _, m := range r.Messages {
-						for _, f := range m.NewFiles {
-							out[f.FileName] = true
-							for _, x := range f.ExtraFiles {
-								out[x] = true
-							}
+				msgs, err := task.Messages(a.Results...)
+				if err != nil {
+					return nil, fmt.Errorf("read load job store %s to keep its uncommitted files: %w "+
+						"(repair it, or remove the job with 'lakeload job forget' if it is not needed)", s.Root(), err)
+				}
+				for _, m := range msgs {
+					for _, f := range m.NewFiles {
+						out[f.FileName] = true
+						for _, x := range f.ExtraFiles {
+							out[x] = true
 						}
-						for _, x := range m.NewIndexFiles {
-							out[x.FileName] = true
-						}
+					}
+					for _, x := range m.NewIndexFiles {
+						out[x.FileName] = true
 					}
 				}
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/spf13/cobra"
 )
 
@@ -100,12 +101,15 @@ func newStatusCommand() *cobra.Command {
 			}
 			dr, done := st.Done()
 			rep.Done, rep.Aborted = done && !dr.Aborted, dr.Aborted
-			plan, _ := st.Plan()
+			splits, err := plan.Stored(st)
+			if err != nil {
+				return err
+			}
 			dropped := map[int]bool{} // splits of files re-planned before they were assigned
 			for _, i := range st.Dropped() {
 				dropped[i] = true
 			}
-			rep.SplitsTotal = len(plan.Splits) - len(dropped)
+			rep.SplitsTotal = len(splits) - len(dropped)
 			published := map[int]bool{}
 			for _, ws := range st.Windows() {
 				w := windowStatus{Window: ws.Window, State: "assigned", Splits: len(ws.Assigned.Splits), Attempts: len(ws.Attempts)}
@@ -131,7 +135,7 @@ func newStatusCommand() *cobra.Command {
 				}
 				rep.Windows = append(rep.Windows, w)
 			}
-			for i, sp := range plan.Splits {
+			for i, sp := range splits {
 				if !published[i] && !dropped[i] {
 					rep.RowsLeft += job.EstimatedRows(sp)
 				}

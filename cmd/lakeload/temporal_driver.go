@@ -15,6 +15,7 @@ import (
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/job"
+	"github.com/lakeload/lakeload/job/plan"
 	"github.com/lakeload/lakeload/job/temporal"
 	"github.com/lakeload/lakeload/metrics"
 )
@@ -157,14 +158,14 @@ func progressFromState(st checkpoint.State) job.Progress {
 			p.LastSnapshotID = max(p.LastSnapshotID, ws.Committed.SnapshotID)
 		}
 	}
-	plan, _ := st.Plan()
+	splits, _ := plan.Stored(st) // a store that does not decode shows no estimate here; the job refuses it
 	dropped := st.Dropped()
-	for i, sp := range plan.Splits {
+	for i, sp := range splits {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
 			p.RowsEstimated += job.EstimatedRows(sp)
 		}
 	}
-	p.SplitsTotal = len(plan.Splits) - len(dropped)
+	p.SplitsTotal = len(splits) - len(dropped)
 	if p.SplitsDone == p.SplitsTotal {
 		p.RowsEstimated = p.RowsPublished
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/lakeload/lakeload/checkpoint"
+	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/table"
 )
@@ -142,12 +143,15 @@ func (w *world) checkInvariants(ctx context.Context) (err error) {
 	return nil
 }
 
+// attemptHasFiles reports whether a stored message of at is not empty (one that does not decode counts).
 func attemptHasFiles(at checkpoint.AttemptState) bool {
-	for _, r := range at.Results {
-		for _, m := range r.Messages {
-			if !m.IsEmpty() {
-				return true
-			}
+	msgs, err := task.Messages(at.Results...)
+	if err != nil {
+		return true
+	}
+	for _, m := range msgs {
+		if !m.IsEmpty() {
+			return true
 		}
 	}
 	return false

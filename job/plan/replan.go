@@ -69,8 +69,12 @@ func Revise(ctx context.Context, fs fileio.FileIO, st checkpoint.State, splits [
 		if err != nil {
 			return checkpoint.PlanRevision{}, err
 		}
-		for _, s := range fresh {
-			rev.Added = append(rev.Added, s)
+		added, err := EncodeSplits(fresh)
+		if err != nil {
+			return checkpoint.PlanRevision{}, err
+		}
+		for _, o := range added {
+			rev.Added = append(rev.Added, o)
 			rev.At = append(rev.At, own[0])
 		}
 		log.Info("input file replaced before any of its splits was assigned; re-planned", "file", path,

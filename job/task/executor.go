@@ -110,8 +110,11 @@ func Run(ctx context.Context, env Env, b Batch, in Input) (int64, error) {
 	if err := WriteQuarantine(ctx, env.Store, in.Window, in.Attempt, taskID, out.Rejected); err != nil && !errors.Is(err, fileio.ErrExist) {
 		return 0, err
 	}
-	_, err = env.Store.WriteResult(ctx, checkpoint.TaskResult{Window: in.Window, Attempt: in.Attempt,
-		TaskID: taskID, Messages: out.Messages, Splits: out.Covered, IDs: out.IDs, Rows: out.Rows, Quarantined: int64(len(out.Rejected))})
+	r, err := StoredResult(in, taskID, out)
+	if err != nil {
+		return 0, err
+	}
+	_, err = env.Store.WriteResult(ctx, r)
 	if errors.Is(err, fileio.ErrExist) {
 		return 0, nil // another try stored the task's result first; it stands
 	}
