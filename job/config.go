@@ -83,7 +83,7 @@ type Progress struct {
 	RowsPublished  int64
 	SplitsDone     int
 	SplitsTotal    int
-	RowsEstimated  int64 // rows of all input (exact for Parquet, estimated from size for text)
+	RowsEstimated  int64 // rows of all input (exact for Parquet, ORC and cut text; sampled for compressed and small text files)
 	RowsPerSecond  float64
 	LastSnapshotID int64
 }

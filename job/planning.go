@@ -30,7 +30,7 @@ func (d *driver) dryRun(ctx context.Context) (*plan.DryRunReport, error) {
 			return nil, err
 		}
 	}
-	return plan.DryRun(ctx, d.plan, d.cfg.Source, d.t.Schema, d.cfg.mapping, d.cfg.CommitRows)
+	return plan.DryRun(ctx, d.plan, plan.Sample(ctx, d.cfg.InputFS, d.plan), d.cfg.Source, d.t.Schema, d.cfg.mapping, d.cfg.CommitRows)
 }
 
 // EstimatedRows is the split's row count: exact for Parquet and cut text files, estimated for

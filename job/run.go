@@ -51,18 +51,20 @@ type Result struct {
 
 // driver holds the state of one run.
 type driver struct {
-	cfg     Config
-	mode    mode // what kind of job: append or overwrite (mode.go)
-	t       *table.Table
-	store   *checkpoint.Store
-	job     checkpoint.JobRecord
-	plan    []source.Split
-	st      checkpoint.State
-	res     Result
-	seq     sequences // the sequence numbers reserved and seen (seqreserve.go)
-	ids     rowIDs    // row-id mode (rowid.go)
-	started time.Time
-	rows    int64
+	cfg   Config
+	mode  mode // what kind of job: append or overwrite (mode.go)
+	t     *table.Table
+	store *checkpoint.Store
+	job   checkpoint.JobRecord
+	plan  []source.Split
+	// estimates are sampled row estimates of the plan's uncut text files, for progress (plan.Sample).
+	estimates plan.Estimates
+	st        checkpoint.State
+	res       Result
+	seq       sequences // the sequence numbers reserved and seen (seqreserve.go)
+	ids       rowIDs    // row-id mode (rowid.go)
+	started   time.Time
+	rows      int64
 	// indexRecomputes counts recomputes after a dynamic-bucket index conflict per window (dynamic_bucket.go).
 	indexRecomputes map[int64]int
 	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
@@ -308,6 +310,7 @@ func (d *driver) open(ctx context.Context) error {
 	if d.plan, err = plan.DecodeSplits(pr.Splits); err != nil {
 		return err
 	}
+	d.estimates = plan.Sample(ctx, d.cfg.InputFS, d.plan)
 	d.job, d.st = job, st
 	if err := d.completeGeneration(ctx); err != nil {
 		return err

@@ -332,7 +332,7 @@ func (d *driver) report(w int64) {
 	dropped := d.st.Dropped() // re-planned splits that are never loaded
 	for i, s := range d.plan {
 		if _, gone := slices.BinarySearch(dropped, i); !gone {
-			estimated += plan.EstimatedRows(s)
+			estimated += d.estimates.Rows(s)
 		}
 	}
 	total := len(d.plan) - len(dropped)

@@ -25,7 +25,7 @@ type DryRunInput struct {
 	Path          string
 	Format        string
 	Splits        int
-	EstimatedRows int64 // exact for Parquet, from the size for text formats
+	EstimatedRows int64 // exact for Parquet, ORC and cut text files, sampled for other text files
 }
 
 // String summarises the report.
@@ -34,15 +34,16 @@ func (r DryRunReport) String() string {
 		r.Files, r.Splits, r.EstimatedRows, r.Windows, r.SampledRows)
 }
 
-// DryRun reports on the splits of a plan (windows of about commitRows rows) and checks the column
-// mapping and the first batch of every file, as the load would read it with src; it writes nothing.
-func DryRun(ctx context.Context, splits []source.Split, src source.Source, schema *spec.TableSchema, mapping source.MappingOptions,
+// DryRun reports on the splits of a plan (windows of about commitRows rows; rows of uncut text files
+// as est samples them) and checks the column mapping and the first batch of every file, as the load
+// would read it with src; it writes nothing.
+func DryRun(ctx context.Context, splits []source.Split, est Estimates, src source.Source, schema *spec.TableSchema, mapping source.MappingOptions,
 	commitRows int64) (*DryRunReport, error) {
 	rep := &DryRunReport{Splits: len(splits)}
 	seen := map[string]int{} // path → index in rep.Inputs
 	var inWindow int64
 	for _, s := range splits {
-		n := EstimatedRows(s)
+		n := est.Rows(s)
 		rep.EstimatedRows += n
 		if inWindow == 0 {
 			rep.Windows++
