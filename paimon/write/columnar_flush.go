@@ -39,6 +39,18 @@ func (w *Writer) flushColumnar(ctx context.Context, b *bucketBuffer, all *pendin
 	})
 }
 
+// flushScattered is flushColumnar for a bucket whose rows were scattered into its own buffers.
+func (w *Writer) flushScattered(ctx context.Context, b *bucketBuffer) error {
+	rec := b.sc.record(w.arrowSchema)
+	defer rec.Release()
+	b.sc = nil
+	b.idx = make([]int64, rec.NumRows())
+	for i := range b.idx {
+		b.idx[i] = int64(i)
+	}
+	return w.flushColumnar(ctx, b, newPendingView([]arrow.RecordBatch{rec}))
+}
+
 // foldColumnar sorts the bucket's rows by key and keeps one per key (mergetree.Fold with the
 // deduplicate engine, which looks only at keys, sequence numbers and kinds). Sequence numbers of a
 // bucket are unique: Write numbers rows per bucket, WriteSeq callers guarantee it.
