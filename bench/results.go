@@ -193,7 +193,12 @@ func (r *Report) Targets() []Target {
 	} else {
 		ts = append(ts, Target{Goal: "peak RSS 10M vs 50M rows ≤ 512 MiB, within 10%"})
 	}
-	ts = append(ts, Target{Goal: "text input (CSV/JSONL) vs pyarrow's readers + pypaimon (issue 18, after issue 11): no runner scenario yet"})
+	atLeast("append bucket=-1: ≥ 1.5× pypaimon (pyarrow writer) (issue 18's 620–680k rows/s case)", "append-unaware", "lakeload", "pypaimon", 1.5)
+	atLeast("append bucket=-1: ahead of pypaimon + Rust writer, ≥ 1× (issue 18)", "append-unaware", "lakeload", "pypaimon-rust", 1)
+	for _, f := range []string{"csv", "jsonl"} {
+		atLeast("text-"+f+": lakeload's parse ≥ 1× pyarrow's "+strings.ToUpper(f)+" reader (issue 15)", "text-"+f, "lakeload-parse", "pyarrow-parse", 1)
+		atLeast("text-"+f+": "+f+" → table ≥ 1.5× pyarrow reader + pypaimon (issue 18)", "text-"+f, "lakeload", "pypaimon", 1.5)
+	}
 	atLeast("PK ≥ 5× Ray Data + pypaimon write_paimon (issue 5)", "pk", "lakeload", "ray", 5)
 	atLeast("PK ≥ 1.5× Java BatchTableWrite (cold JVM) (issue 5)", "pk", "lakeload", "java-cold", 1.5)
 	if s, ok := find(ss, "resume", "lakeload-kill9+resume"); ok {
@@ -268,7 +273,11 @@ func (r *Report) Markdown(command string) string {
 		"row groups of one lakeload data file's rows, statistics on, no sort, no Paimon metadata; dictionary for the columns " +
 		"lakeload chose (…-dict: every column); arrow-go in the runner's process, pyarrow `write_table`, parquet-rs = " +
 		"DataFusion `COPY` through pypaimon_rust (its parallel column encoding; parquet-rs takes no per-column dictionary " +
-		"setting through SQL, so its rule-following run has no dictionary at all).\n\n")
+		"setting through SQL, so its rule-following run has no dictionary at all). append-unaware = the append table with " +
+		"bucket -1 (no bucket key; no ceilings, ray or java there). text-csv / text-jsonl (bench/text.go): the input as CSV / " +
+		"JSON Lines files into the append table; lakeload-parse = lakeload's reader (source/file) alone in the runner's " +
+		"process (its rusage), pyarrow-parse = pyarrow's CSV / JSON reader alone (bench/py/text_ceiling.py, its threads), " +
+		"pypaimon = pyarrow's reader + pypaimon's write; MB/s there are text bytes.\n\n")
 	ss := r.Summaries()
 	scenarios := []string{}
 	for _, s := range ss {

@@ -33,7 +33,7 @@ type Config struct {
 }
 
 // AllScenarios are the runner's scenarios in run order.
-var AllScenarios = []string{"append", "pk", "load", "resume", "scan", "scan-raw", "rss"}
+var AllScenarios = []string{"append", "append-unaware", "pk", "load", "resume", "scan", "scan-raw", "text-csv", "text-jsonl", "rss"}
 
 // AllPeers are the peers the runner can drive.
 var AllPeers = []string{"pypaimon", "pypaimon-rust", "ray", "java"}

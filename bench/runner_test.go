@@ -153,3 +153,44 @@ func TestSummariesAndTargets(t *testing.T) {
 		t.Errorf("pypaimon target per CPU s: %+v", x)
 	}
 }
+
+// TestRunnerUnawareAndTextSmoke is the CI-sized run of the append-unaware, text-csv and text-jsonl
+// scenarios (5,000 rows, one round): every tool wrote or parsed every row, and the targets name them. It
+// asserts no timing.
+func TestRunnerUnawareAndTextSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	var peers []string
+	if _, err := findPython(); err == nil {
+		peers = append(peers, "pypaimon")
+	} else {
+		t.Logf("pypaimon peer and pyarrow readers skipped: %v", err)
+	}
+	const rows = 5000
+	rep, err := Run(context.Background(), Config{Rows: rows, Rounds: 1, Scenarios: []string{"append-unaware", "text-csv", "text-jsonl"},
+		Peers: peers, Work: t.TempDir(), Dir: ".", Log: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"append-unaware/lakeload", "append-unaware/lakeload-gomaxprocs1", "text-csv/lakeload", "text-csv/lakeload-parse",
+		"text-jsonl/lakeload", "text-jsonl/lakeload-parse"}
+	if has(peers, "pypaimon") {
+		want = append(want, "append-unaware/pypaimon", "text-csv/pyarrow-parse", "text-csv/pypaimon", "text-jsonl/pyarrow-parse", "text-jsonl/pypaimon")
+	}
+	got := map[string]Measure{}
+	for _, m := range rep.Measures {
+		got[m.Scenario+"/"+m.Tool] = m
+	}
+	for _, k := range want {
+		if m, ok := got[k]; !ok || m.Rows != rows || m.Elapsed <= 0 {
+			t.Errorf("measure %s: %+v (present %v), want %d rows", k, m, ok, rows)
+		}
+	}
+	md := rep.Markdown("test")
+	for _, s := range []string{"## append-unaware", "## text-csv", "## text-jsonl", "text-csv: lakeload's parse ≥ 1× pyarrow's CSV reader", "append bucket=-1: ≥ 1.5× pypaimon"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("results table lacks %q", s)
+		}
+	}
+}

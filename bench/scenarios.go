@@ -14,8 +14,10 @@ import (
 // scenario runs one scenario's tools, lakeload first, each once.
 func (r *runner) scenario(ctx context.Context, name string, round int) error {
 	switch name {
-	case "append", "pk":
+	case "append", "pk", "append-unaware":
 		return r.writeScenario(ctx, name, round)
+	case "text-csv", "text-jsonl":
+		return r.textScenario(ctx, name, round)
 	case "load":
 		return r.loadScenario(ctx, round)
 	case "resume":
@@ -26,16 +28,47 @@ func (r *runner) scenario(ctx context.Context, name string, round int) error {
 	return fmt.Errorf("unknown scenario %q", name)
 }
 
+// Table layouts of the bench table db.t (createTable): partition dt, bucket 8, parquet + zstd, and
+const (
+	layoutPK      = "pk"             // primary key (dt, id)
+	layoutAppend  = "append"         // no primary key, bucket-key id
+	layoutUnaware = "append-unaware" // no primary key, bucket -1 (bucket-unaware append table)
+)
+
+// layoutOf is the table layout of a write scenario.
+func layoutOf(scenario string) string {
+	switch scenario {
+	case "append", "text-csv", "text-jsonl":
+		return layoutAppend
+	case "append-unaware":
+		return layoutUnaware
+	}
+	return layoutPK
+}
+
 // createTable creates db.t in warehouse with lakeload (untimed), PK or append, like bench/lakeload_test.go.
 func (r *runner) createTable(ctx context.Context, warehouse string, pk bool) error {
+	if pk {
+		return r.createLayout(ctx, warehouse, layoutPK)
+	}
+	return r.createLayout(ctx, warehouse, layoutAppend)
+}
+
+// createLayout creates db.t in warehouse with lakeload (untimed) in one of the table layouts.
+func (r *runner) createLayout(ctx context.Context, warehouse, layout string) error {
+	bucket := "8"
+	if layout == layoutUnaware {
+		bucket = "-1"
+	}
 	args := []string{"table", "create", "--warehouse", warehouse, "--table", "db.t", "--partition-key", "dt",
-		"--option", "bucket=8", "--option", "file.format=parquet", "--option", "file.compression=zstd"}
+		"--option", "bucket=" + bucket, "--option", "file.format=parquet", "--option", "file.compression=zstd"}
 	for _, c := range TableColumns {
 		args = append(args, "--column", c[0]+" "+c[1])
 	}
-	if pk {
+	switch layout {
+	case layoutPK:
 		args = append(args, "--primary-key", "dt,id")
-	} else {
+	case layoutAppend:
 		args = append(args, "--option", "bucket-key=id")
 	}
 	_, err := runChild(ctx, nil, true, false, 0, r.cfg.Lakeload, args...)
@@ -45,6 +78,15 @@ func (r *runner) createTable(ctx context.Context, warehouse string, pk bool) err
 // lakeloadWrite runs `lakeload write` of the input into a new table and returns its measure and warehouse.
 // Tool lakeload-before runs the baseline binary, lakeload-gomaxprocs1 the binary with GOMAXPROCS=1.
 func (r *runner) lakeloadWrite(ctx context.Context, scenario, tool string, round int, pk bool) (Measure, string, error) {
+	layout := layoutAppend
+	if pk {
+		layout = layoutPK
+	}
+	return r.lakeloadWriteFrom(ctx, scenario, tool, round, layout, filepath.Join(filepath.Dir(r.inputs[0]), "*.parquet"), r.inBytes)
+}
+
+// lakeloadWriteFrom is lakeloadWrite of the files matching from (inBytes in all) into a table of layout.
+func (r *runner) lakeloadWriteFrom(ctx context.Context, scenario, tool string, round int, layout, from string, inBytes int64) (Measure, string, error) {
 	bin := r.cfg.Lakeload
 	if tool == "lakeload-before" {
 		bin = r.cfg.Baseline
@@ -57,15 +99,14 @@ func (r *runner) lakeloadWrite(ctx context.Context, scenario, tool string, round
 	if err != nil {
 		return Measure{}, "", err
 	}
-	if err := r.createTable(ctx, wh, pk); err != nil {
+	if err := r.createLayout(ctx, wh, layout); err != nil {
 		return Measure{}, "", err
 	}
-	c, err := runChild(ctx, env, true, false, 0, bin, "write", "--warehouse", wh, "--table", "db.t",
-		"--from", filepath.Join(filepath.Dir(r.inputs[0]), "*.parquet"))
+	c, err := runChild(ctx, env, true, false, 0, bin, "write", "--warehouse", wh, "--table", "db.t", "--from", from)
 	if err != nil {
 		return Measure{}, "", err
 	}
-	return Measure{Scenario: scenario, Tool: tool, Round: round, Rows: int64(r.cfg.Rows), InBytes: r.inBytes,
+	return Measure{Scenario: scenario, Tool: tool, Round: round, Rows: int64(r.cfg.Rows), InBytes: inBytes,
 		Elapsed: c.Wall, Usage: c.Usage, SpanCPU: c.CPU}, wh, nil
 }
 
@@ -73,7 +114,8 @@ func (r *runner) lakeloadWrite(ctx context.Context, scenario, tool string, round
 // peer's one-commit batch write, PK or append.
 func (r *runner) writeScenario(ctx context.Context, name string, round int) error {
 	pk := name == "pk"
-	m, wh, err := r.lakeloadWrite(ctx, name, "lakeload", round, pk)
+	layout := layoutOf(name)
+	m, wh, err := r.lakeloadWriteFrom(ctx, name, "lakeload", round, layout, filepath.Join(filepath.Dir(r.inputs[0]), "*.parquet"), r.inBytes)
 	if err != nil {
 		return err
 	}
@@ -91,21 +133,23 @@ func (r *runner) writeScenario(ctx context.Context, name string, round int) erro
 		tools = append(tools, "lakeload-before")
 	}
 	for _, tool := range tools {
-		m, wh, err := r.lakeloadWrite(ctx, name, tool, round, pk)
+		m, wh, err := r.lakeloadWriteFrom(ctx, name, tool, round, layout, filepath.Join(filepath.Dir(r.inputs[0]), "*.parquet"), r.inBytes)
 		if err != nil {
 			return err
 		}
 		r.add(m)
 		os.RemoveAll(wh)
 	}
-	if err := r.ceilings(ctx, name, round, pk, dict); err != nil {
-		return err
+	if layout != layoutUnaware { // the ceilings' row groups follow the 64 files of the bucketed layouts
+		if err := r.ceilings(ctx, name, round, pk, dict); err != nil {
+			return err
+		}
 	}
-	mode := "BENCH_MODE=append"
-	if pk {
-		mode = "BENCH_MODE=pk"
-	}
+	mode := "BENCH_MODE=" + layout
 	for _, p := range r.cfg.Peers {
+		if layout == layoutUnaware && (p == "ray" || p == "java") { // their scripts know the bucketed layouts only
+			continue
+		}
 		wh, err := r.newWarehouse()
 		if err != nil {
 			return err

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Peer scenario of lakeload's bench: pypaimon writes the generated input into a new PK table.
 
-Usage: pypaimon_write.py WAREHOUSE LAUNCH_UNIX_NS INPUT.parquet...   (BENCH_MODE=append for an append table;
-BENCH_WRITER=rust for pypaimon's Rust writer)
+Usage: pypaimon_write.py WAREHOUSE LAUNCH_UNIX_NS INPUT.parquet...   (BENCH_MODE=append for an append table,
+BENCH_MODE=append-unaware for a bucket-unaware one (bucket -1); BENCH_WRITER=rust for pypaimon's Rust writer;
+BENCH_INPUT=csv|jsonl: the inputs are CSV / JSON Lines files, read with pyarrow's CSV / JSON reader)
 
 Creates table db.t in the filesystem catalog WAREHOUSE with the same schema and options as
 bench/lakeload_test.go's pk table (partition dt, primary key (dt, id), bucket 8, parquet, zstd level 1;
-with BENCH_MODE=append no primary key and bucket-key id),
+with BENCH_MODE=append no primary key and bucket-key id, with append-unaware no primary key and bucket -1),
 then reads the input files with pyarrow in 65,536-row batches, hands each batch to one pypaimon batch
 write (write_arrow) and commits once. The timed span ("elapsed") is create table + read + write +
 commit, the same work the Go pk scenario times; "write" is write_arrow + prepare_commit + commit alone.
@@ -35,6 +36,8 @@ import time
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from text_ceiling import read_text
 from pypaimon import CatalogFactory, Schema
 
 READY = time.time()
@@ -54,11 +57,14 @@ OPTIONS = {"bucket": "8", "file.format": "parquet", "file.compression": "zstd",
 CREATED_BY = {"python": "parquet-cpp-arrow", "rust": "parquet-rs"}
 
 
-def create_table(warehouse, schema, pk, writer="python"):
-    """Creates db.t (partition dt; primary key (dt, id) when pk, else bucket-key id) and returns the catalog.
+def create_table(warehouse, schema, pk, writer="python", unaware=False):
+    """Creates db.t (partition dt; primary key (dt, id) when pk, else bucket-key id, or bucket -1 when unaware)
+    and returns the catalog.
 
     writer "rust" adds write.native.enabled=true."""
     options = dict(OPTIONS) if pk else dict(OPTIONS, **{"bucket-key": "id"})
+    if unaware:
+        options = dict(OPTIONS, bucket="-1")
     if writer == "rust":
         options["write.native.enabled"] = "true"
     catalog = CatalogFactory.create({"warehouse": warehouse})
@@ -74,14 +80,17 @@ def data_file_writers(warehouse):
     return len(files), sorted({pq.ParquetFile(f).metadata.created_by for f in files})
 
 
-def check_read_back(catalog, inputs, pk, who, warehouse=None, writer="python"):
+def check_read_back(catalog, inputs, pk, who, warehouse=None, writer="python", rows=None):
     """Untimed check: db.t reads back one row per distinct (dt, id) of the inputs (pk), or every input row,
     and (with warehouse) every data file was written by writer's Parquet library.
 
     Prints {"distinct_keys", "read_back"[, "data_files", "created_by"]}; exits 1 naming who wrote the table
     when they differ."""
-    keys = pa.concat_tables(pq.read_table(p, columns=["dt", "id"]) for p in inputs)
-    distinct = keys.group_by(["dt", "id"]).aggregate([]).num_rows if pk else keys.num_rows
+    if rows is not None and not pk:  # text inputs of an append table: every row written
+        distinct = rows
+    else:
+        keys = pa.concat_tables(pq.read_table(p, columns=["dt", "id"]) for p in inputs)
+        distinct = keys.group_by(["dt", "id"]).aggregate([]).num_rows if pk else keys.num_rows
     rb = catalog.get_table("db.t").new_read_builder()
     read_back = rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows
     report = {"distinct_keys": distinct, "read_back": read_back}
@@ -104,7 +113,13 @@ def main(argv):
     warehouse, launch_ns, inputs = argv[1], int(argv[2]), argv[3:]
     startup = READY - launch_ns / 1e9
     schema = pa.schema([pa.field(n, t, nullable=nul) for n, t, nul in COLUMNS])
-    pk = os.environ.get("BENCH_MODE", "pk") == "pk"
+    mode = os.environ.get("BENCH_MODE", "pk")
+    if mode not in ("pk", "append", "append-unaware"):
+        sys.exit("BENCH_MODE=%s: want pk, append or append-unaware" % mode)
+    pk, unaware = mode == "pk", mode == "append-unaware"
+    text = os.environ.get("BENCH_INPUT", "parquet")
+    if text not in ("parquet", "csv", "jsonl"):
+        sys.exit("BENCH_INPUT=%s: want parquet, csv or jsonl" % text)
     writer = os.environ.get("BENCH_WRITER", "python")
     if writer not in CREATED_BY:
         sys.exit("BENCH_WRITER=%s: want python or rust" % writer)
@@ -116,7 +131,7 @@ def main(argv):
             sys.exit("BENCH_WRITER=rust: pypaimon_rust.datafusion is not importable (bench/py/setup_venv.sh)")
 
     start, cpu0 = time.perf_counter(), time.process_time()
-    catalog = create_table(warehouse, schema, pk, writer)
+    catalog = create_table(warehouse, schema, pk, writer, unaware)
     table = catalog.get_table("db.t")
     wb = table.new_batch_write_builder()
     w, c = wb.new_write(), wb.new_commit()
@@ -125,7 +140,9 @@ def main(argv):
     rows, write = 0, 0.0
     try:
         for path in inputs:
-            for batch in pq.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS):
+            batches = (pq.ParquetFile(path).iter_batches(batch_size=BATCH_ROWS) if text == "parquet"
+                       else read_text(text, path).to_batches(max_chunksize=BATCH_ROWS))
+            for batch in batches:
                 batch = batch.cast(schema) if batch.schema != schema else batch
                 t = time.perf_counter()
                 w.write_arrow(batch)
@@ -144,7 +161,8 @@ def main(argv):
     if writer == "rust" and not native:
         sys.exit("BENCH_WRITER=rust: the writer switched to Python during the write")
 
-    check_read_back(catalog, inputs, pk, "pypaimon (%s writer)" % writer, warehouse, writer)
+    check_read_back(catalog, inputs, pk, "pypaimon (%s writer)" % writer, warehouse, writer,
+                    rows if text != "parquet" else None)
 
 if __name__ == "__main__":
     main(sys.argv)

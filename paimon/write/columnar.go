@@ -54,6 +54,10 @@ func (w *Writer) writeColumnar(ctx context.Context, rec arrow.RecordBatch, kinds
 	if err != nil {
 		return err
 	}
+	if w.scatterW != nil {
+		defer norm.Release()
+		return w.writeScattered(ctx, norm, kinds, firstSeq)
+	}
 	base := w.pendingRows
 	w.pending = append(w.pending, norm)
 	w.pendingRows += int64(n)
@@ -83,6 +87,54 @@ func (w *Writer) writeColumnar(ctx context.Context, rec arrow.RecordBatch, kinds
 		b.idx = append(b.idx, base+int64(r))
 		b.kinds = append(b.kinds, kind)
 		b.seqs = append(b.seqs, seq)
+	}
+	if w.buffered >= w.o.BufferBytes {
+		return w.flushAll(ctx)
+	}
+	return nil
+}
+
+// writeScattered is writeColumnar with scattering (scatter.go): each row's values are copied into
+// its bucket's buffers before Write returns, so norm is not kept. Rows routed before an error are
+// scattered too, keeping every bucket's values, kinds and sequence numbers aligned.
+func (w *Writer) writeScattered(ctx context.Context, norm arrow.RecordBatch, kinds []spec.RowKind, firstSeq int64) error {
+	n := int(norm.NumRows())
+	w.touched = w.touched[:0]
+	err := func() error {
+		for r := 0; r < n; r++ {
+			kind := spec.RowKindInsert
+			if kinds != nil {
+				kind = kinds[r]
+			}
+			if kind.IsRetract() {
+				if w.dropsRetract(kind) {
+					continue
+				}
+				if w.merge == nil {
+					return fmt.Errorf("write: row %d: row kind %d (a retraction) cannot be written to append table %s, which has no primary key", r, kind, w.t.Path)
+				}
+			}
+			b, err := w.route(ctx, norm, r)
+			if err != nil {
+				return fmt.Errorf("write: row %d: %w", r, err)
+			}
+			seq := firstSeq + int64(r)
+			if firstSeq < 0 {
+				seq = b.nextSeq
+				b.nextSeq++
+			}
+			if len(b.batchRows) == 0 {
+				w.touched = append(w.touched, b)
+			}
+			b.batchRows = append(b.batchRows, int32(r))
+			b.kinds = append(b.kinds, kind)
+			b.seqs = append(b.seqs, seq)
+		}
+		return nil
+	}()
+	w.buffered += w.scatterBatch(norm, w.touched) + int64(n)*(columnarRowOverhead-8)
+	if err != nil {
+		return err
 	}
 	if w.buffered >= w.o.BufferBytes {
 		return w.flushAll(ctx)

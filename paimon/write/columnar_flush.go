@@ -39,6 +39,18 @@ func (w *Writer) flushColumnar(ctx context.Context, b *bucketBuffer, all *pendin
 	})
 }
 
+// flushScattered is flushColumnar for a bucket whose rows were scattered into its own buffers.
+func (w *Writer) flushScattered(ctx context.Context, b *bucketBuffer) error {
+	rec := b.sc.record(w.arrowSchema)
+	defer rec.Release()
+	b.sc = nil
+	b.idx = make([]int64, rec.NumRows())
+	for i := range b.idx {
+		b.idx[i] = int64(i)
+	}
+	return w.flushColumnar(ctx, b, newPendingView([]arrow.RecordBatch{rec}))
+}
+
 // foldColumnar sorts the bucket's rows by key and keeps one per key (mergetree.Fold with the
 // deduplicate engine, which looks only at keys, sequence numbers and kinds). Sequence numbers of a
 // bucket are unique: Write numbers rows per bucket, WriteSeq callers guarantee it.
@@ -211,6 +223,9 @@ func int64Keys(all *pendingView, c int, sel []int64) ([]int64, bool) {
 // sorted by (key, sequence number), the last row of each key kept, as mergetree.Fold does for the
 // deduplicate engine without ignore-delete.
 func dedupKeys(keyVals, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any) {
+	if increasing(seqs) {
+		return dedupRadix(keyVals, sel, seqs, kinds)
+	}
 	type entry struct {
 		key, seq int64
 		pos      int
@@ -236,6 +251,69 @@ func dedupKeys(keyVals, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int
 		oseq = append(oseq, e.seq)
 		okind = append(okind, kinds[e.pos])
 		keys = append(keys, []any{e.key})
+	}
+	return osel, oseq, okind, keys
+}
+
+// increasing reports whether s is strictly increasing (rows in sequence-number order, as Write gives them).
+func increasing(s []int64) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] <= s[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// dedupRadix is dedupKeys for rows whose sequence numbers increase with their position: a stable
+// radix sort by key alone then orders each key's rows by sequence number, and the last row of each
+// key is kept. Digit positions where every key has the same byte are skipped.
+func dedupRadix(keyVals, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any) {
+	n := len(keyVals)
+	ukey := make([]uint64, n) // keys in unsigned order: the sign bit flipped
+	for i, k := range keyVals {
+		ukey[i] = uint64(k) ^ (1 << 63)
+	}
+	perm, tmp := make([]int32, n), make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, k := range ukey {
+			count[(k>>shift)&0xff]++
+		}
+		if n == 0 || count[(ukey[0]>>shift)&0xff] == n {
+			continue // every key has this byte: the pass would not move a row
+		}
+		pos := 0
+		for d := range count {
+			c := count[d]
+			count[d] = pos
+			pos += c
+		}
+		for _, p := range perm {
+			d := (ukey[p] >> shift) & 0xff
+			tmp[count[d]] = p
+			count[d]++
+		}
+		perm, tmp = tmp, perm
+	}
+	last := perm[:0] // the surviving rows, in key order (overwrites perm behind the reading position)
+	for i, p := range perm {
+		if i+1 < n && keyVals[perm[i+1]] == keyVals[p] {
+			continue // a later row of the same key wins
+		}
+		last = append(last, p)
+	}
+	m := len(last)
+	osel, oseq, okind := make([]int64, m), make([]int64, m), make([]spec.RowKind, m)
+	keys, flat := make([][]any, m), make([]any, m)
+	for i, p := range last {
+		osel[i], oseq[i], okind[i] = sel[p], seqs[p], kinds[p]
+		flat[i] = keyVals[p]
+		keys[i] = flat[i : i+1 : i+1]
 	}
 	return osel, oseq, okind, keys
 }

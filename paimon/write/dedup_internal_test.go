@@ -11,8 +11,20 @@ import (
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
-// dedupInt64 must keep exactly the rows mergetree.Fold keeps for the deduplicate engine.
+// dedupInt64 must keep exactly the rows mergetree.Fold keeps for the deduplicate engine, with sequence
+// numbers in any order (the comparison sort) and increasing with the rows (as Write gives them: the
+// radix sort), over negative and positive keys of one, two and all eight bytes.
 func TestDedupInt64MatchesFold(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		spread   int64
+		monotone bool
+	}{{"random-seqs", 300, false}, {"increasing-seqs", 300, true}, {"increasing-seqs-wide", 1 << 40, true}, {"increasing-seqs-full", 0, true}} {
+		t.Run(tc.name, func(t *testing.T) { testDedupInt64MatchesFold(t, tc.spread, tc.monotone) })
+	}
+}
+
+func testDedupInt64MatchesFold(t *testing.T, spread int64, monotone bool) {
 	typ, err := spec.ParseType("BIGINT NOT NULL")
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +41,12 @@ func TestDedupInt64MatchesFold(t *testing.T) {
 	const n = 2000
 	b := array.NewInt64Builder(memory.DefaultAllocator)
 	for i := 0; i < n; i++ {
-		b.Append(rng.Int64N(300) - 150)
+		switch {
+		case spread == 0: // any int64, with repeats
+			b.Append(int64(rng.Uint64()>>uint(rng.IntN(2)*62)) * []int64{1, -1}[rng.IntN(2)])
+		default:
+			b.Append(rng.Int64N(spread) - spread/2)
+		}
 	}
 	col := b.NewInt64Array()
 	defer col.Release()
@@ -40,8 +57,13 @@ func TestDedupInt64MatchesFold(t *testing.T) {
 	seqs := make([]int64, len(sel))
 	kinds := make([]spec.RowKind, len(sel))
 	recs := make([]mergetree.KeyValue, len(sel))
+	next := int64(0)
 	for i, r := range sel {
 		seqs[i] = int64(rng.IntN(1 << 30))
+		if monotone {
+			next += 1 + int64(rng.IntN(3))
+			seqs[i] = next
+		}
 		kinds[i] = spec.RowKind(rng.IntN(4))
 		recs[i] = mergetree.KeyValue{Key: []any{col.Value(int(r))}, Seq: seqs[i], Kind: kinds[i], Value: []any{r}}
 	}

@@ -77,6 +77,9 @@ func (v *pendingView) locations(sel []int64) (bs, rs []int32) {
 // gather returns column c at rows sel (global indexes), given their locations.
 func (v *pendingView) gather(ctx context.Context, c int, sel []int64, bs, rs []int32) (arrow.Array, error) {
 	if len(v.recs) == 1 {
+		if contiguous(sel) {
+			return array.NewSlice(v.recs[0].Column(c), sel[0], sel[0]+int64(len(sel))), nil
+		}
 		return takeIndexes(ctx, v.recs[0].Column(c), sel)
 	}
 	first := v.recs[0].Column(c)
@@ -92,6 +95,16 @@ func (v *pendingView) gather(ctx context.Context, c int, sel []int64, bs, rs []i
 		return nil, err
 	}
 	return takeIndexes(ctx, all, sel)
+}
+
+// contiguous reports whether sel is a non-empty run of consecutive rows.
+func contiguous(sel []int64) bool {
+	for i := range sel {
+		if sel[i] != sel[0]+int64(i) {
+			return false
+		}
+	}
+	return len(sel) > 0
 }
 
 // concatenated returns column c of every pending batch as one array (built on first use).

@@ -51,7 +51,9 @@ type bucketBuffer struct {
 	rows      [][]any
 	kinds     []spec.RowKind
 	seqs      []int64
-	idx       []int64 // columnar path: rows as indexes into the writer's pending batches
+	idx       []int64     // columnar path: rows as indexes into the writer's pending batches
+	sc        *scatterBuf // columnar path with scattering: the bucket's rows (scatter.go)
+	batchRows []int32     // scattering: the current batch's rows routed here
 	nextSeq   int64
 	files     []manifest.DataFileMeta
 }
@@ -80,6 +82,8 @@ type Writer struct {
 	// Columnar path (columnar.go), used when columnar is set.
 	columnar    bool
 	arrowSchema *arrow.Schema // the table's fields as Arrow
+	scatterW    []int         // non-nil: rows are scattered into bucket buffers (scatter.go); value widths
+	touched     []*bucketBuffer
 	pending     []arrow.RecordBatch
 	pendingRows int64
 	parts       map[string]*partState
@@ -152,6 +156,11 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 		return nil, err
 	}
 	w.columnar = w.columnarOK()
+	if w.columnar {
+		if ws, ok := scatterWidths(w.arrowSchema); ok {
+			w.scatterW = ws
+		}
+	}
 	w.parts = map[string]*partState{}
 	return w, nil
 }
@@ -410,6 +419,9 @@ func (w *Writer) flushAllWith(ctx context.Context, run Runner) error {
 	for _, k := range keys {
 		b := w.buckets[k]
 		fns = append(fns, func() error {
+			if b.sc != nil && b.sc.rows > 0 {
+				return w.flushScattered(ctx, b)
+			}
 			if len(b.idx) > 0 {
 				return w.flushColumnar(ctx, b, all)
 			}

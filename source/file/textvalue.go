@@ -86,7 +86,7 @@ func appendText(b array.Builder, t spec.DataType, s string, loc *time.Location) 
 			return bad(nil)
 		}
 	case spec.TinyInt, spec.SmallInt, spec.Int, spec.BigInt:
-		bits := map[spec.TypeRoot]int{spec.TinyInt: 8, spec.SmallInt: 16, spec.Int: 32, spec.BigInt: 64}[t.Root]
+		bits := intBits(t.Root)
 		v, err := strconv.ParseInt(s, 10, bits)
 		if err != nil || strings.ContainsRune(s, '_') {
 			return bad(nil)
@@ -358,4 +358,17 @@ func parseOffset(z string) (int, bool) {
 		return 0, false
 	}
 	return sign * (h*3600 + m*60), true
+}
+
+// intBits is the width of an integer type (no map built per value: this runs for every CSV/JSON cell).
+func intBits(r spec.TypeRoot) int {
+	switch r {
+	case spec.TinyInt:
+		return 8
+	case spec.SmallInt:
+		return 16
+	case spec.Int:
+		return 32
+	}
+	return 64
 }

@@ -1,4 +1,4 @@
-// Command benchrun runs lakeload's bench scenarios (append, pk, load, resume, scan, rss) for lakeload and its
+// Command benchrun runs lakeload's bench scenarios (append, append-unaware, pk, load, resume, scan, scan-raw, text-csv, text-jsonl, rss) for lakeload and its
 // peers (pypaimon, pypaimon with its Rust writer, Ray Data + pypaimon, Java Paimon) and the Parquet ceilings
 // (arrow-go, pyarrow, parquet-rs) interleaved over several rounds, and writes a Markdown
 // table with ratios to bench/results/<date>.md (bench/README.md). Run it from the repository root:

@@ -292,31 +292,48 @@ func (c *bytesCollector) collect(arr arrow.Array) {
 	default:
 		return
 	}
-	lo, hi := -1, -1
-	for i := 0; i < arr.Len(); i++ {
-		if arr.IsNull(i) {
-			continue
+	var lo, hi []byte
+	found := false
+	if s, ok := arr.(*array.String); ok && arr.NullN() == 0 {
+		// No nulls: walk the offsets directly (no accessor call and no validity test per value).
+		off, data := s.ValueOffsets(), s.ValueBytes()
+		for i := 0; i+1 < len(off); i++ {
+			v := data[off[i]-off[0] : off[i+1]-off[0]]
+			if !found {
+				lo, hi, found = v, v, true
+				continue
+			}
+			if bytes.Compare(v, lo) < 0 {
+				lo = v
+			} else if bytes.Compare(v, hi) > 0 {
+				hi = v
+			}
 		}
-		if lo < 0 {
-			lo, hi = i, i
-			continue
-		}
-		v := value(i)
-		if bytes.Compare(v, value(lo)) < 0 {
-			lo = i
-		}
-		if bytes.Compare(v, value(hi)) > 0 {
-			hi = i
+	} else {
+		for i := 0; i < arr.Len(); i++ {
+			if arr.IsNull(i) {
+				continue
+			}
+			v := value(i)
+			if !found {
+				lo, hi, found = v, v, true
+				continue
+			}
+			if bytes.Compare(v, lo) < 0 {
+				lo = v
+			} else if bytes.Compare(v, hi) > 0 {
+				hi = v
+			}
 		}
 	}
-	if lo < 0 {
+	if !found {
 		return
 	}
-	if !c.any || bytes.Compare(value(lo), c.min) < 0 {
-		c.min = bytes.Clone(value(lo))
+	if !c.any || bytes.Compare(lo, c.min) < 0 {
+		c.min = bytes.Clone(lo)
 	}
-	if !c.any || bytes.Compare(value(hi), c.max) > 0 {
-		c.max = bytes.Clone(value(hi))
+	if !c.any || bytes.Compare(hi, c.max) > 0 {
+		c.max = bytes.Clone(hi)
 	}
 	c.any = true
 }
