@@ -197,31 +197,24 @@ func windowKinds(p RecoveryPlan, w int64) []string {
 
 var recoveryColumns = []string{"M", "C", "P", "when", "action"}
 
-// TestRecoveryTable runs testdata/recovery_table: each example's plan gives its last window an
-// action its row names, and every row has an example.
-func TestRecoveryTable(t *testing.T) {
+// runTableFile runs a decision table file: "row" lines (cells in columns) each followed by
+// examples of command cmd; example(d, row) runs one, checks that its plan takes only the actions the
+// row's last cell names, and returns the output. Every row must have an example.
+func runTableFile(t *testing.T, path string, columns []string, cmd string, example func(*testing.T, *datadriven.TestData, tableRow) string) {
 	var row tableRow
 	examples := map[string]int{}
-	datadriven.RunTest(t, "testdata/recovery_table", func(t *testing.T, d *datadriven.TestData) string {
+	datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 		switch d.Cmd {
 		case "row":
-			row = parseRow(t, d, recoveryColumns)
+			row = parseRow(t, d, columns)
 			examples[row.markdown()] = 0
 			return row.markdown()
-		case "decide":
+		case cmd:
 			if row == nil {
 				d.Fatalf(t, "an example before the first row")
 			}
-			out, p := runDecide(t, d)
-			last := int64(strings.Count(strings.TrimSpace(d.Input), "\n") + 1)
-			allowed := summaryKinds(row[len(row)-1])
-			for _, k := range windowKinds(p, last) {
-				if !allowed[k] {
-					d.Fatalf(t, "window %d gets %s, but its row says %q", last, k, row[len(row)-1])
-				}
-			}
 			examples[row.markdown()]++
-			return out
+			return example(t, d, row)
 		}
 		d.Fatalf(t, "unknown command")
 		return ""
@@ -231,6 +224,22 @@ func TestRecoveryTable(t *testing.T) {
 			t.Errorf("row without an example: %s", r)
 		}
 	}
+}
+
+// TestRecoveryTable runs testdata/recovery_table: each example's plan gives its last window an
+// action its row names, and every row has an example.
+func TestRecoveryTable(t *testing.T) {
+	runTableFile(t, "testdata/recovery_table", recoveryColumns, "decide", func(t *testing.T, d *datadriven.TestData, row tableRow) string {
+		out, p := runDecide(t, d)
+		last := int64(strings.Count(strings.TrimSpace(d.Input), "\n") + 1)
+		allowed := summaryKinds(row[len(row)-1])
+		for _, k := range windowKinds(p, last) {
+			if !allowed[k] {
+				d.Fatalf(t, "window %d gets %s, but its row says %q", last, k, row[len(row)-1])
+			}
+		}
+		return out
+	})
 }
 
 // TestDecideScenarios runs testdata/decide_scenarios.

@@ -156,36 +156,16 @@ var overwriteColumns = []string{"final snapshots", "store", "when", "action"}
 // TestOverwriteTable runs testdata/overwrite_table: each example's plan holds only actions its row
 // names, and every row has an example.
 func TestOverwriteTable(t *testing.T) {
-	var row tableRow
-	examples := map[string]int{}
-	datadriven.RunTest(t, "testdata/overwrite_table", func(t *testing.T, d *datadriven.TestData) string {
-		switch d.Cmd {
-		case "row":
-			row = parseRow(t, d, overwriteColumns)
-			examples[row.markdown()] = 0
-			return row.markdown()
-		case "overwrite":
-			if row == nil {
-				d.Fatalf(t, "an example before the first row")
+	runTableFile(t, "testdata/overwrite_table", overwriteColumns, "overwrite", func(t *testing.T, d *datadriven.TestData, row tableRow) string {
+		out, p := runOverwrite(t, d)
+		allowed := overwriteKinds(row[len(row)-1])
+		for _, k := range owWords(p) {
+			if !allowed[k] {
+				d.Fatalf(t, "the plan has %s, but its row says %q", k, row[len(row)-1])
 			}
-			out, p := runOverwrite(t, d)
-			allowed := overwriteKinds(row[len(row)-1])
-			for _, k := range owWords(p) {
-				if !allowed[k] {
-					d.Fatalf(t, "the plan has %s, but its row says %q", k, row[len(row)-1])
-				}
-			}
-			examples[row.markdown()]++
-			return out
 		}
-		d.Fatalf(t, "unknown command")
-		return ""
+		return out
 	})
-	for r, n := range examples {
-		if n == 0 {
-			t.Errorf("row without an example: %s", r)
-		}
-	}
 }
 
 // TestOverwriteScenarios runs testdata/overwrite_scenarios.
