@@ -165,17 +165,9 @@ func (r *runner) writeScenario(ctx context.Context, name string, round int) erro
 			}
 			script = filepath.Join(r.cfg.Dir, "py", script)
 			// The timed span ends at the first report line (the commit); the read-back check after it is not counted.
-			c, err := runChild(ctx, env, false, false, 0, py,
-				append([]string{"-u", script, wh, strconv.FormatInt(time.Now().UnixNano(), 10)}, r.inputs...)...)
+			c, rep, strs, err := r.pyWrite(ctx, env, py, script, wh, r.inputs)
 			if err != nil {
 				return err
-			}
-			rep, strs, err := jsonReport(script, c)
-			if err != nil {
-				return err
-			}
-			if len(rep) != 2 || int64(rep[0]["rows"]) != int64(r.cfg.Rows) || rep[1]["read_back"] != rep[1]["distinct_keys"] {
-				return fmt.Errorf("%s: bad report %v", script, c.Lines)
 			}
 			m := Measure{Scenario: name, Tool: p, Round: round, Rows: int64(r.cfg.Rows), InBytes: r.inBytes,
 				Elapsed: time.Duration(rep[0]["elapsed"] * 1e9), Usage: c.Usage, SpanCPU: time.Duration(rep[0]["cpu"] * 1e9),
@@ -405,4 +397,22 @@ func (r *runner) rss(ctx context.Context, n int) error {
 func tableDataBytes(wh string) int64 {
 	files, _ := filepath.Glob(filepath.Join(wh, "db.db", "t", "*", "bucket-*", "*.parquet"))
 	return fileBytes(files)
+}
+
+// pyWrite runs a Python write script (pypaimon_write.py, ray_write.py) into wh over inputs and checks
+// its two report lines: the commit (every row written) and the read-back (every key read back).
+func (r *runner) pyWrite(ctx context.Context, env []string, py, script, wh string, inputs []string) (childRun, []map[string]float64, []map[string]string, error) {
+	c, err := runChild(ctx, env, false, false, 0, py,
+		append([]string{"-u", script, wh, strconv.FormatInt(time.Now().UnixNano(), 10)}, inputs...)...)
+	if err != nil {
+		return c, nil, nil, err
+	}
+	rep, strs, err := jsonReport(script, c)
+	if err != nil {
+		return c, nil, nil, err
+	}
+	if len(rep) != 2 || int64(rep[0]["rows"]) != int64(r.cfg.Rows) || rep[1]["read_back"] != rep[1]["distinct_keys"] {
+		return c, nil, nil, fmt.Errorf("%s: bad report %v", script, c.Lines)
+	}
+	return c, rep, strs, nil
 }
