@@ -74,7 +74,7 @@ func commitRace(t *testing.T, srv s3test.Server, prefix string, racers, rounds i
 					BeforeSnapshot: func(int64) error {
 						if first {
 							first = false
-							if !b.wait(20 * time.Second) {
+							if !b.wait(hangGuard) {
 								return fmt.Errorf("round %d: the other racers did not arrive", round)
 							}
 						}

@@ -357,7 +357,7 @@ func TestCompactionOverlapsWindowCommits(t *testing.T) {
 				select {
 				case <-ch:
 					return nil
-				case <-time.After(20 * time.Second):
+				case <-time.After(hangGuard):
 					return fmt.Errorf("timed out waiting for %s", what)
 				}
 			}

@@ -91,7 +91,7 @@ func TestConcurrentJobsDifferentPartitions(t *testing.T) {
 		for i, cfg := range []*Config{&a, &b} {
 			cfg.Hook = func(p string, w int64) error {
 				if p == PointInsideCommit {
-					if attempts[i][w].Add(1) == 1 && !barriers[w].wait(20*time.Second) {
+					if attempts[i][w].Add(1) == 1 && !barriers[w].wait(hangGuard) {
 						return fmt.Errorf("window %d: the other job did not reach inside-commit", w)
 					}
 				}
@@ -134,7 +134,7 @@ func TestConcurrentJobsSameKeysTakeTurns(t *testing.T) {
 			select {
 			case <-c:
 				return nil
-			case <-time.After(30 * time.Second):
+			case <-time.After(hangGuard):
 				return fmt.Errorf("timed out waiting for %s", what)
 			}
 		}
@@ -183,7 +183,7 @@ func TestConcurrentJobsSameKeysInFlight(t *testing.T) {
 		assigned := newBarrier(2)
 		for _, cfg := range []*Config{&a, &b} {
 			cfg.Hook = func(p string, w int64) error {
-				if p == PointAssigned && !assigned.wait(20*time.Second) {
+				if p == PointAssigned && !assigned.wait(hangGuard) {
 					return fmt.Errorf("window %d: the other job was not assigned", w)
 				}
 				return nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lakeload/lakeload/checkpoint"
 	"github.com/lakeload/lakeload/fileio/local"
@@ -72,11 +71,11 @@ func edgeEnv(t *testing.T, name string, old []loadtest.Row, mode string, newFile
 // runBounded runs cfg with a deadline, so that a job that never settles fails instead of hanging.
 func runBounded(t *testing.T, e *loadEnv, cfg Config) (Result, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
 	res, err := e.run(ctx, cfg)
 	if errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("the overwrite job did not settle within 20 s: %v", err)
+		t.Fatalf("the overwrite job did not settle within %s (a hang): %v", hangGuard, err)
 	}
 	return res, err
 }

@@ -791,10 +791,11 @@ func TestScenario27_TwoDriversOneStore(t *testing.T) {
 		errA <- err
 	}()
 	<-holding
-	start := time.Now()
+	// The first driver holds the lease until release, closed only after this returns: a second
+	// driver that waited for the holder would hang here (the test's -timeout), however fast the machine.
 	_, err := job.Run(context.Background(), e.cfg(100, 2, nil))
-	if !errors.Is(err, checkpoint.ErrLeaseHeld) || time.Since(start) > 5*time.Second {
-		t.Errorf("second driver: got %v after %v, want a fast lease-held error", err, time.Since(start))
+	if !errors.Is(err, checkpoint.ErrLeaseHeld) {
+		t.Errorf("second driver: got %v, want a lease-held error while the first holds the lease", err)
 	}
 	close(release)
 	if err := <-errA; !errors.Is(err, errScCrash) {

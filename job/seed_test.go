@@ -47,7 +47,7 @@ func TestSeedScenario(t *testing.T) {
 		case PointTaskWritten:
 			if written.Add(1) == 3 {
 				// The last task to finish writing dies once the two others have stored their results.
-				for deadline := time.Now().Add(10 * time.Second); stored.Load() < 2; time.Sleep(time.Millisecond) {
+				for deadline := time.Now().Add(hangGuard); stored.Load() < 2; time.Sleep(time.Millisecond) {
 					if time.Now().After(deadline) {
 						return errors.New("the other two tasks never stored their results")
 					}

@@ -90,7 +90,7 @@ func inFlightProblems(t *testing.T, s concStorage, reserve bool) []string {
 	a.Hook = func(p string, w int64) error {
 		if p == PointAssigned {
 			close(aAssigned)
-			if !both.wait(20 * time.Second) {
+			if !both.wait(hangGuard) {
 				return fmt.Errorf("window %d: job b was not assigned", w)
 			}
 		}
@@ -101,11 +101,11 @@ func inFlightProblems(t *testing.T, s concStorage, reserve bool) []string {
 		case PointPlanned:
 			select {
 			case <-aAssigned:
-			case <-time.After(20 * time.Second):
+			case <-time.After(hangGuard):
 				return errors.New("job a was not assigned")
 			}
 		case PointAssigned:
-			if !both.wait(20 * time.Second) {
+			if !both.wait(hangGuard) {
 				return fmt.Errorf("window %d: job a did not wait", w)
 			}
 		}

@@ -150,7 +150,7 @@ func startPausedLoad(t *testing.T, args []string, point string) (string, func())
 			kill()
 			t.Fatalf("load did not pause at %s with a metrics address:\n%s", point, seen.String())
 		}
-	case <-time.After(60 * time.Second):
+	case <-time.After(hangGuard):
 		kill()
 		t.Fatalf("load did not pause at %s", point)
 	}

@@ -53,7 +53,7 @@ func TestZombieDriver(t *testing.T) {
 		_ = zombie.Process.Kill()
 	}()
 	assigned := filepath.Join(store, "windows", "2", "assigned")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Microsecond) {
+	for deadline := time.Now().Add(hangGuard); ; time.Sleep(200 * time.Microsecond) {
 		if _, err := os.Stat(assigned); err == nil {
 			break
 		}
@@ -102,8 +102,8 @@ func TestZombieDriver(t *testing.T) {
 			msg = msg[i:]
 		}
 		t.Logf("the zombie exited with %d: %s", code, strings.TrimSpace(msg))
-	case <-time.After(60 * time.Second):
-		t.Fatal("the zombie did not end within 60 s of SIGCONT")
+	case <-time.After(hangGuard):
+		t.Fatalf("the zombie did not end within %s of SIGCONT (a hang)", hangGuard)
 	}
 
 	st, err = checkpoint.NewStore(local.New(), store).Load(context.Background())
@@ -168,7 +168,7 @@ func TestLoadInterruptedBySIGINT(t *testing.T) {
 	go func() { exited <- child.Wait() }()
 	defer func() { _ = child.Process.Kill() }()
 	assigned := filepath.Join(store, "windows", "2", "assigned")
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Microsecond) {
+	for deadline := time.Now().Add(hangGuard); ; time.Sleep(200 * time.Microsecond) {
 		if _, err := os.Stat(assigned); err == nil {
 			break
 		}
@@ -187,8 +187,8 @@ func TestLoadInterruptedBySIGINT(t *testing.T) {
 	var err error
 	select {
 	case err = <-exited:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the load did not stop within 30 s of SIGINT")
+	case <-time.After(hangGuard):
+		t.Fatalf("the load did not stop within %s of SIGINT (a hang)", hangGuard)
 	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted ||

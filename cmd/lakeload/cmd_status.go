@@ -246,9 +246,10 @@ func newJobCommand() *cobra.Command {
 		Example: `  lakeload job abort --warehouse /data/wh --table shop.orders --job backfill-2024
   lakeload job forget --warehouse /data/wh --table shop.orders --job backfill-2024`, Args: cobra.NoArgs}
 	var (
-		af       jobFlags
-		takeover bool
-		atf      temporalFlags
+		af            jobFlags
+		takeover      bool
+		abortWaitFlag time.Duration
+		atf           temporalFlags
 	)
 	abort := &cobra.Command{
 		Use:   "abort",
@@ -275,7 +276,7 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 				if err != nil {
 					return err
 				}
-				if err := atf.abortTemporalJob(ctx, spec, store, time.Minute, newLogger(cmd.ErrOrStderr(), "text"), abortJob); err != nil {
+				if err := atf.abortTemporalJob(ctx, spec, store, abortWaitFlag, newLogger(cmd.ErrOrStderr(), "text"), abortJob); err != nil {
 					return err
 				}
 			} else if err := abortJob(); err != nil {
@@ -287,6 +288,8 @@ still shows what was loaded; 'lakeload job forget' removes the store.`,
 	}
 	af.register(abort)
 	abort.Flags().BoolVar(&takeover, "takeover", false, "abort even if a runner holds the job's lease (stop it first)")
+	abort.Flags().DurationVar(&abortWaitFlag, "wait", defaultAbortWait, "with --temporal: how long to wait for the workflow's driver segment to let go of the lease "+
+		"(at least its heartbeat period + 15 s) before refusing with exit 6; a 'load --temporal' follower waits for the abort record only as long as the default allows")
 	atf.register(abort, "first terminate the job's workflow on this Temporal frontend (HOST:PORT; a job run by 'load --temporal'), then abort")
 	c.AddCommand(abort)
 	var jf jobFlags

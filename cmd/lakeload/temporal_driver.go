@@ -44,7 +44,8 @@ func (f *temporalFlags) runJobWorkflow(ctx context.Context, cfg job.Config, stde
 		return job.Result{}, err
 	}
 	id := temporal.JobWorkflowID(spec)
-	if running, err := temporal.StartedInput(ctx, c, id, run.GetRunID()); err != nil {
+	running, err := temporal.StartedInput(ctx, c, id, run.GetRunID())
+	if err != nil {
 		cfg.Logger.Warn("cannot compare options with the job workflow's", "workflow", id, "err", err)
 	} else if d := temporal.OptionDiff(running, mine); len(d) > 0 {
 		fmt.Fprintf(stderr, "lakeload: warning: attached to the running job workflow %s, started with other options (%s); "+
@@ -63,14 +64,14 @@ func (f *temporalFlags) runJobWorkflow(ctx context.Context, cfg job.Config, stde
 	if errors.As(err, &term) {
 		err = fmt.Errorf("the job's workflow %s was terminated (by 'lakeload job abort --temporal' or an operator): %w", id, err)
 		// `job abort --temporal` terminates first, then records the abort once the segment let go of
-		// the lease: give it a moment, so the follower reports the abort (exit 7) rather than a failure.
-		for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait) && ctx.Err() == nil; time.Sleep(250 * time.Millisecond) {
-			if st, lerr := cfg.Store.Load(ctx); lerr == nil {
-				if dr, done := st.Done(); done && dr.Aborted {
-					err = fmt.Errorf("%w: %w", job.ErrAborted, err)
-					break
-				}
-			}
+		// the lease: wait as long as that abort may take (abortRecordWait), so the follower reports the
+		// abort (exit 7) rather than a failure however slow the machine.
+		hb := f.timing.HeartbeatTimeout
+		if running.Timing.HeartbeatTimeout > 0 { // the running workflow's options apply
+			hb = running.Timing.HeartbeatTimeout
+		}
+		if awaitAbortRecord(ctx, cfg.Store, abortRecordWait(hb), realClock{}) {
+			err = fmt.Errorf("%w: %w", job.ErrAborted, err)
 		}
 	}
 	return p.Result, err

@@ -112,3 +112,41 @@ func (c *child) lastLine() string {
 	}
 	return "(none)"
 }
+
+// aimHangGuard is how long a child aimed at a hook point may go without progress (a new stderr line,
+// a window assigned or published in its store) before the soak calls it hung. It is a hang guard
+// only: a child that has not paused either reaches its point or exits, however slow the machine,
+// so an aimed kill never falls back to a kill at some other moment because time ran out.
+const aimHangGuard = 5 * time.Minute
+
+// stalled returns a channel that receives once c has made no progress for aimHangGuard; it never
+// fires after c exited. store is c's checkpoint store.
+func stalled(c *child, store string) <-chan time.Time {
+	fire := make(chan time.Time, 1)
+	go func() {
+		progress := func() [3]int64 {
+			c.mu.Lock()
+			n := int64(len(c.stderr))
+			c.mu.Unlock()
+			a, p := storeProgress(store)
+			return [3]int64{n, a, p}
+		}
+		last, since := progress(), time.Now()
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-c.exited:
+				return
+			case now := <-tick.C:
+				if cur := progress(); cur != last {
+					last, since = cur, now
+				} else if now.Sub(since) > aimHangGuard {
+					fire <- now
+					return
+				}
+			}
+		}
+	}()
+	return fire
+}

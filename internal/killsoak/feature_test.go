@@ -100,10 +100,10 @@ var features = []feature{
 func featureMode() mode {
 	if currentMode().name == "long" {
 		return mode{name: "features-long", files: 16, rowsPerFile: 65_536, rowGroup: 8_192, commitRows: 32_768,
-			parallelism: 2, aimTimeout: 60 * time.Second, keys: 20_000}
+			parallelism: 2, keys: 20_000}
 	}
 	return mode{name: "features-short", files: 4, rowsPerFile: 5_000, rowGroup: 1_250, commitRows: 2_500,
-		parallelism: 2, aimTimeout: 20 * time.Second, keys: 2_000}
+		parallelism: 2, keys: 2_000}
 }
 
 // TestKillSoakFeatures is the kill -9 soak of the load features (one subtest per entry of

@@ -2,7 +2,6 @@ package killsoak
 
 import (
 	"os"
-	"time"
 )
 
 // mode sizes one soak run.
@@ -15,15 +14,14 @@ type mode struct {
 	parallelism int   // --parallelism
 	aimed       []int // aimed kills per table (events, totals, users)
 	random      []int // random-moment kills per table
-	aimTimeout  time.Duration
-	keys        int // distinct keys of the aggregation table
+	keys        int   // distinct keys of the aggregation table
 }
 
 var (
 	shortMode = mode{name: "short", files: 8, rowsPerFile: 25_000, rowGroup: 3_125, commitRows: 12_500,
-		parallelism: 2, aimed: []int{4, 3, 3}, random: []int{1, 1, 1}, aimTimeout: 20 * time.Second, keys: 5_000}
+		parallelism: 2, aimed: []int{4, 3, 3}, random: []int{1, 1, 1}, keys: 5_000}
 	longMode = mode{name: "long", files: 16, rowsPerFile: 65_536, rowGroup: 8_192, commitRows: 32_768,
-		parallelism: 2, aimed: []int{6, 6, 6}, random: []int{6, 6, 6}, aimTimeout: 60 * time.Second, keys: 20_000}
+		parallelism: 2, aimed: []int{6, 6, 6}, random: []int{6, 6, 6}, keys: 20_000}
 )
 
 // currentMode is long when LAKELOAD_SOAK=long, else short (the default `go test` run).

@@ -129,12 +129,13 @@ func (p *pauseTable) await(r *runner, timer <-chan time.Time) (ev, kind string) 
 	}
 }
 
-// bringToStop stops r at its hook point (within aimTimeout, else at that moment) or, without one, at
+// bringToStop stops r at its hook point (aimHangGuard is a hang guard only: a runner that has not
+// paused reaches its point or exits; one that hangs fails the soak) or, without one, at
 // a random moment within about a window after window want−1 is published. ok=false: r exited first.
 func (p *pauseTable) bringToStop(j *pauseJob, r *runner, want int64) (kind string, ok bool) {
 	var timer <-chan time.Time
 	if r.pause != "" {
-		timer = time.After(p.pm.aimTimeout)
+		timer = stalled(r.child, j.store)
 	} else {
 		waitPublished(r.child, j.store, want-1)
 		timer = time.After(p.st.randomDelay(p.rng))
@@ -148,7 +149,9 @@ func (p *pauseTable) bringToStop(j *pauseJob, r *runner, want int64) (kind strin
 	}
 	if r.pause != "" {
 		p.st.notReached++
-		p.logf(j, "  %s (pid %d): %s not reached within %v; stopped there", r.role, r.pid(), r.pause, p.pm.aimTimeout)
+		p.logf(j, "  %s (pid %d): no progress towards %s for %v (a hang); stopped there", r.role, r.pid(), r.pause, aimHangGuard)
+		p.t.Errorf("table %s job %s: %s (pid %d) aimed at %s made no progress for %v (a hang)\n%s", p.ts.name, j.name, r.role, r.pid(), r.pause,
+			aimHangGuard, r.child.output(30))
 	}
 	if !r.stop() {
 		return "", false

@@ -25,14 +25,13 @@ type pauseMode struct {
 	commitRows  int64
 	parallelism int
 	keys        int // distinct keys of the aggregation table's input
-	aimTimeout  time.Duration
 }
 
 var (
 	pauseShort = pauseMode{name: "pause-short", pauses: 8, maxJobs: 4, filesPerJob: 2, rowsPerFile: 4_000, rowGroup: 250,
-		commitRows: 500, parallelism: 2, keys: 2_000, aimTimeout: 20 * time.Second}
+		commitRows: 500, parallelism: 2, keys: 2_000}
 	pauseLong = pauseMode{name: "pause-long", pauses: 36, maxJobs: 20, filesPerJob: 4, rowsPerFile: 16_384, rowGroup: 2_048,
-		commitRows: 4_096, parallelism: 2, keys: 20_000, aimTimeout: 60 * time.Second}
+		commitRows: 4_096, parallelism: 2, keys: 20_000}
 )
 
 func currentPauseMode() pauseMode {

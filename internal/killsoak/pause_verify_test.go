@@ -197,7 +197,7 @@ type pauseStats struct {
 	world      map[string]int // takeover-end/kill/pause, write, expire, nothing
 	rounds     int
 	runs       int // lakeload processes
-	notReached int // hook points not reached in time (stopped at that moment instead)
+	notReached int // aimed runners that hung (no progress for aimHangGuard): stopped there, and the soak fails
 	reused     int // snapshot ids reused / latest moved back
 	vanished   int // runners that failed on a file an expiry removed while they were stopped (exit 1)
 	stalePins  int

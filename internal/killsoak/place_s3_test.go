@@ -2,7 +2,6 @@ package killsoak
 
 import (
 	"path/filepath"
-	"time"
 
 	"github.com/lakeload/lakeload/internal/s3test"
 	"github.com/lakeload/lakeload/job"
@@ -50,7 +49,7 @@ func s3Mode() mode {
 		return m
 	}
 	return mode{name: "s3-short", files: 4, rowsPerFile: 12_500, rowGroup: 3_125, commitRows: 6_250,
-		parallelism: 2, aimed: []int{0, 0, 5}, random: []int{0, 0, 1}, aimTimeout: 20 * time.Second, keys: 2_000}
+		parallelism: 2, aimed: []int{0, 0, 5}, random: []int{0, 0, 1}, keys: 2_000}
 }
 
 // s3Points are the points the short S3 soak aims at, in order.

@@ -3,14 +3,19 @@ package task
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 )
 
-// TestParallelRunsAllAndBoundsConcurrency: every function runs once, never more than n at a time.
+// TestParallelRunsAllAndBoundsConcurrency: every function runs once, never more than n at a time,
+// and more than one at a time: until two run at once, each waits for another to start (however the
+// machine schedules them; a Parallel that ran one at a time would hang until the guard fails it).
 func TestParallelRunsAllAndBoundsConcurrency(t *testing.T) {
 	var ran, running, peak atomic.Int32
+	two := make(chan struct{}) // closed once two functions run at once
+	var twoOnce sync.Once
 	fns := make([]func() error, 20)
 	for i := range fns {
 		fns[i] = func() error {
@@ -20,6 +25,14 @@ func TestParallelRunsAllAndBoundsConcurrency(t *testing.T) {
 				if c <= p || peak.CompareAndSwap(p, c) {
 					break
 				}
+			}
+			if c >= 2 {
+				twoOnce.Do(func() { close(two) })
+			}
+			select {
+			case <-two:
+			case <-time.After(5 * time.Minute): // a hang guard only
+				return errors.New("no second function ran while this one waited")
 			}
 			time.Sleep(time.Millisecond)
 			running.Add(-1)

@@ -35,9 +35,13 @@ import (
 // one-minute wait, the job workflow is TERMINATED, the checkpoint store and `status` say aborted,
 // no snapshot is created after the abort was recorded, the follower `load --temporal` exits 7, and
 // later runs of the job (in process and through the workflow) refuse with exit 7.
+//
+// The heartbeat timeout is 45 s: the segment heartbeats every 15 s and learns of the termination at its
+// next heartbeat, so abort waits several seconds for the lease — longer than the fixed 10 s the
+// follower used to wait for the abort record (it then exited 1, not 7); abortRecordWait covers it.
 func TestDevServerAbortRunningSegment(t *testing.T) {
 	if testing.Short() {
-		t.Skip("about 15 s: builds lakeload, starts a Temporal dev server and a worker")
+		t.Skip("about 30 s: builds lakeload, starts a Temporal dev server and a worker")
 	}
 	bin := temporalCLI(t)
 	ctx := context.Background()
@@ -67,7 +71,7 @@ func TestDevServerAbortRunningSegment(t *testing.T) {
 		"worker", "--temporal", hostPort, "--task-queue", queue, "--concurrency", "2")
 	args := []string{"load", "--warehouse", wh, "--table", "db.ab", "--from", filepath.Join(dir, "*.csv"), "--job", "ab", "--commit-rows", "1"}
 	follower := startProc(t, lakeload, env, append(slices.Clone(args), "--temporal", hostPort, "--task-queue", queue,
-		"--heartbeat-timeout", "2s", "--task-timeout", "30s")...)
+		"--heartbeat-timeout", "45s", "--task-timeout", "90s")...)
 
 	snapDir := filepath.Join(wh, "db.db", "ab", "snapshot")
 	for start := time.Now(); len(snapshotTimes(t, snapDir)) < 3; time.Sleep(20 * time.Millisecond) {

@@ -212,8 +212,14 @@ func leaseWaits(acts *Activities) chan checkpoint.LeaseRecord {
 // still runs (timed out, not dead: it keeps renewing the lease) neither displaces it nor writes
 // anything, however long it waits — here until it has seen several renewals and waited twice the
 // silence that would let it take over; once the earlier try finishes and releases the lease the new
-// try runs and finds the job done. Every window has one attempt and one snapshot. The test waits
-// on conditions only: a loaded machine makes it slower, never wrong.
+// try runs and finds the job done. Every window has one attempt and one snapshot.
+//
+// The tries' silence is measured on a fake clock (LeaseWatch.Clock) that advances by half the
+// silence each time a try reads a lease version new to it: a holder that keeps renewing is seen
+// unchanged for at most half the silence, however the machine schedules the two tries (on the real
+// clock, a process starved for longer than the silence would rightly let the second try take over).
+// The test goes on until twice the silence has passed on that clock (five versions seen). A watch that did not restart its
+// count at each new version (or a rule displacing a holder that is not silent) fails this test.
 func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 	e := newJobEnv(t, loadtest.AggSum(83, 4, 30))
 	paused, resume := make(chan struct{}), make(chan struct{})
@@ -227,8 +233,30 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 			return nil
 		}
 	}
-	hb := time.Second // renewals every 250 ms: a silence needs four renewals missed in a row
+	hb := time.Second // renewals every 250 ms
+	silence := segmentSilence(hb, SegmentLeasePolicy("", 1, 1, hb).Renew)
+	step := silence / 2
 	try := segmentTry{e: e, acts: e.activities(t), in: SegmentInput{Spec: e.spec, Timing: Timing{HeartbeatTimeout: hb}, Segment: 1, TaskQueue: "q"}}
+	var fakeMu sync.Mutex
+	fakeElapsed := map[*checkpoint.LeaseWatch]*time.Duration{} // per try: its fake clock's reading
+	try.acts.leasePolicy = func(p *job.LeasePolicy) {
+		var elapsed time.Duration
+		last := int64(-1)
+		base := time.Unix(1e9, 0)
+		fakeMu.Lock()
+		fakeElapsed[p.Watch] = &elapsed
+		fakeMu.Unlock()
+		p.Watch.Clock = func() time.Time { fakeMu.Lock(); defer fakeMu.Unlock(); return base.Add(elapsed) }
+		displace := p.Displace
+		p.Displace = func(cur checkpoint.LeaseRecord, silent time.Duration) bool {
+			fakeMu.Lock()
+			if cur.Version != last { // Observe read the clock before this: the new version's count starts there
+				last, elapsed = cur.Version, elapsed+step
+			}
+			fakeMu.Unlock()
+			return displace(cur, silent)
+		}
+	}
 	waits := leaseWaits(try.acts)
 	first := try.start()
 	<-paused
@@ -237,11 +265,17 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 		t.Fatalf("lease while the first try runs: %+v (%v)", holder, err)
 	}
 	second := try.start()
-	silence := segmentSilence(hb, SegmentLeasePolicy("", 1, 1, hb).Renew)
 	versions := map[int64]bool{}
-	var since, changed time.Time
-	var gap time.Duration // the longest time the second try saw one version (the holder's margin)
-	for len(versions) < 4 || time.Since(since) < 2*silence {
+	waited := func() time.Duration { // the longest wait on a try's clock (the first try never waited)
+		fakeMu.Lock()
+		defer fakeMu.Unlock()
+		var w time.Duration
+		for _, e := range fakeElapsed {
+			w = max(w, *e)
+		}
+		return w
+	}
+	for len(versions) < 4 || waited() < 2*silence {
 		select {
 		case o := <-second:
 			t.Fatalf("the second try ended while the first one ran: %+v", o)
@@ -249,18 +283,12 @@ func TestSegmentWaitsForLiveEarlierTry(t *testing.T) {
 			if rec.Owner.Token != holder.Owner.Token {
 				t.Fatalf("the second try waited for %q, want the first try %q", rec.Owner.Token, holder.Owner.Token)
 			}
-			if since.IsZero() {
-				since, changed = time.Now(), time.Now()
-			}
-			if !versions[rec.Version] {
-				versions[rec.Version] = true
-				gap, changed = max(gap, time.Since(changed)), time.Now()
-			}
-		case <-time.After(2 * time.Minute):
+			versions[rec.Version] = true
+		case <-time.After(hangGuard):
 			t.Fatalf("the second try stopped waiting without ending (saw versions %v)", versions)
 		}
 	}
-	t.Logf("the second try saw %d versions of the first try's lease; at most %s between two (silence %s)", len(versions), gap, silence)
+	t.Logf("the second try saw %d versions of the first try's lease and waited %s on its clock (silence %s)", len(versions), waited(), silence)
 	if l, ok, err := e.store.CurrentLease(context.Background()); err != nil || !ok || l.Released || l.Owner.Token != holder.Owner.Token {
 		t.Fatalf("lease %+v (%v): want the first try's (%s), unreleased", l, err, holder.Owner.Token)
 	}

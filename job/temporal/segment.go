@@ -48,6 +48,9 @@ func (a *Activities) DriveSegment(ctx context.Context, in SegmentInput) (job.Res
 	wfID := info.WorkflowExecution.ID
 	cfg.Bound = job.Bound{MaxWindows: so.MaxWindows, MaxDuration: so.MaxDuration}
 	cfg.Lease = SegmentLeasePolicy(wfID, in.Segment, info.Attempt, hb)
+	if a.leasePolicy != nil {
+		a.leasePolicy(cfg.Lease)
+	}
 	cfg.Takeover = in.Spec.Takeover && in.Segment == 1 && info.Attempt == 1
 	cfg.SplitTasks = true // Parallelism tasks per window, each an activity
 	if a.NewExecutor != nil {

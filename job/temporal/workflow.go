@@ -110,7 +110,8 @@ type Activities struct {
 	// and the segment's task queue.
 	NewExecutor func(in SegmentInput, taskQueue string) job.Executor
 
-	leaseWait func(holder checkpoint.LeaseRecord) // tests: called each time a segment waits for an earlier try
+	leaseWait   func(holder checkpoint.LeaseRecord) // tests: called each time a segment waits for an earlier try
+	leasePolicy func(p *job.LeasePolicy)            // tests: sees (and may give a fake clock to) each segment try's lease policy
 }
 
 // RunTask is the activity: it opens the job's environment and runs job.RunTask while heartbeating.
