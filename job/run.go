@@ -59,7 +59,7 @@ type driver struct {
 	plan    []source.Split
 	st      checkpoint.State
 	res     Result
-	seq     sequences // the sequence numbers reserved and seen (seqreserve.go)
+	seq     sequences // the sequence numbers reserved and seen (sequences.go)
 	ids     rowIDs    // row-id mode (rowid.go)
 	started time.Time
 	rows    int64
@@ -526,7 +526,7 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 			return checkpoint.Assigned{}, err
 		}
 	}
-	base, err := d.sequenceBase(ctx, w, splits) // reserves the window's range when shared (seqreserve.go)
+	base, err := d.sequenceBase(ctx, w, splits) // reserves the window's range when shared (sequences.go, job/seqreserve)
 	if err != nil {
 		return checkpoint.Assigned{}, err
 	}
