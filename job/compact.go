@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"time"
 
-	"github.com/lakeload/lakeload/job/task"
 	"github.com/lakeload/lakeload/paimon/compact"
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/table"
@@ -80,61 +80,72 @@ func hiddenLevel0(t *table.Table) string {
 	return ""
 }
 
-// compactWindow runs the compaction window w (committed as attempt a) calls for, before it is
-// published: synchronously for tables hiding level 0, otherwise by starting an asynchronous one
-// when a bucket needs it.
-func (d *driver) compactWindow(ctx context.Context, w int64, a int) error {
-	if d.cfg.Compaction == CompactionOff || !d.mode.commitsWindows() {
-		return nil
+// compaction is the compaction inside one run of a load: the table as the job sees it and the
+// parts of Config it needs, and the state of the asynchronous compaction (driver goroutine only).
+type compaction struct {
+	t      *table.Table // the job's table; useTable follows a schema change
+	off    bool         // Config.Compaction is off, or the job's windows share one snapshot (overwrite)
+	now    func() time.Time
+	hook   func(point string, w int64) error // Config.Hook
+	logger *slog.Logger
+	count  *int       // Result.Compactions
+	async  *compactor // nil until a window needs one
+}
+
+// newCompaction returns the compaction of a run of cfg on t whose windows are committed each on
+// its own (commitsWindows) or not; it counts its COMPACT snapshots in count (Result.Compactions).
+func newCompaction(cfg *Config, t *table.Table, commitsWindows bool, count *int) *compaction {
+	return &compaction{t: t, off: cfg.Compaction == CompactionOff || !commitsWindows,
+		now: cfg.Now, hook: cfg.Hook, logger: cfg.Logger, count: count}
+}
+
+// on reports whether a committed window is followed by compaction (window) before it is published.
+func (c *compaction) on() bool { return !c.off }
+
+// useTable makes later compactions use t (the table after a schema change; collect(true) first).
+func (c *compaction) useTable(t *table.Table) { c.t = t }
+
+// point calls the hook at a named point unless ctx has ended (Config.hook).
+func (c *compaction) point(ctx context.Context, point string, w int64) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	msgs, err := d.windowMessages(ctx, w, a)
-	if err != nil || !hasFiles(msgs) {
-		return err // an empty window added no level-0 file
+	return c.hook(point, w)
+}
+
+// window runs the compaction window w (committed with msgs) calls for, before it is published:
+// synchronously for tables hiding level 0, otherwise by starting an asynchronous one when a
+// bucket needs it.
+func (c *compaction) window(ctx context.Context, w int64, msgs []table.CommitMessage) error {
+	if !hasFiles(msgs) {
+		return nil // an empty window added no level-0 file
 	}
-	if why := hiddenLevel0(d.t); why != "" {
-		return d.compactBeforePublish(ctx, w, why)
+	if why := hiddenLevel0(c.t); why != "" {
+		return c.beforePublish(ctx, w, why)
 	}
-	d.compactAsync(ctx, w, msgs)
+	c.startAsync(ctx, w, msgs)
 	return nil
 }
 
-// windowMessages returns the commit messages of attempt a of window w.
-func (d *driver) windowMessages(ctx context.Context, w int64, a int) ([]table.CommitMessage, error) {
-	ws, _ := d.st.Window(w)
-	at, ok := ws.Attempt(a)
-	if !ok {
-		st, err := d.store.Load(ctx)
-		if err != nil {
-			return nil, err
-		}
-		d.st = st
-		ws, _ = st.Window(w)
-		if at, ok = ws.Attempt(a); !ok {
-			return nil, fmt.Errorf("job: window %d has no attempt %d to compact", w, a)
-		}
-	}
-	return task.Messages(at.Results...)
-}
-
-// compactBeforePublish rewrites every bucket of the table holding level-0 files into the highest
+// beforePublish rewrites every bucket of the table holding level-0 files into the highest
 // level (one COMPACT snapshot), so that window w's rows are visible to Java before it is published.
-func (d *driver) compactBeforePublish(ctx context.Context, w int64, why string) error {
-	if err := d.cfg.hook(ctx, PointBeforeCompact, w); err != nil {
+func (c *compaction) beforePublish(ctx context.Context, w int64, why string) error {
+	if err := c.point(ctx, PointBeforeCompact, w); err != nil {
 		return err
 	}
 	start := time.Now()
-	r, err := compact.Run(ctx, d.t, compact.Options{Now: d.cfg.Now,
-		BeforeCommit: func() error { return d.cfg.hook(ctx, PointInsideCompact, w) }})
+	r, err := compact.Run(ctx, c.t, compact.Options{Now: c.now,
+		BeforeCommit: func() error { return c.point(ctx, PointInsideCompact, w) }})
 	if err != nil {
 		return fmt.Errorf("window %d is committed but not yet published: table %s has %s, so its level-0 files must be compacted first, "+
-			"and that failed: %w; run the load again to compact and publish it", w, d.t.Path, why, err)
+			"and that failed: %w; run the load again to compact and publish it", w, c.t.Path, why, err)
 	}
 	if r.SnapshotID != 0 {
-		d.res.Compactions++
-		d.cfg.Logger.Info("window compacted before publish", "window", w, "snapshot", r.SnapshotID, "buckets", len(r.Buckets),
+		*c.count++
+		c.logger.Info("window compacted before publish", "window", w, "snapshot", r.SnapshotID, "buckets", len(r.Buckets),
 			"files_before", r.FilesBefore, "files_after", r.FilesAfter, "took", time.Since(start).Round(time.Millisecond))
 	}
-	return d.cfg.hook(ctx, PointAfterCompact, w)
+	return c.point(ctx, PointAfterCompact, w)
 }
 
 // compactor is the state of the asynchronous compaction of a run (driver goroutine only).
@@ -155,48 +166,48 @@ type asyncCompaction struct {
 	err  error
 }
 
-// compactAsync records the level-0 files window w added and starts a background compaction when
+// startAsync records the level-0 files window w added and starts a background compaction when
 // none is in flight and some bucket may need one.
-func (d *driver) compactAsync(ctx context.Context, w int64, msgs []table.CommitMessage) {
-	c := d.compactorState()
-	if c.disabled {
+func (c *compaction) startAsync(ctx context.Context, w int64, msgs []table.CommitMessage) {
+	a := c.asyncState()
+	if a.disabled {
 		return
 	}
-	d.collectCompaction(false)
+	c.collect(false)
 	for _, m := range msgs {
 		for _, f := range m.NewFiles {
-			if d.t.HasPrimaryKey() || f.FileSize < c.smallLim {
-				c.added[bucketName(m.Partition, m.Bucket)]++
+			if c.t.HasPrimaryKey() || f.FileSize < a.smallLim {
+				a.added[bucketName(m.Partition, m.Bucket)]++
 			}
 		}
 	}
-	est := c.estimate()
-	if c.inflight == nil && c.due(d.t, est) {
-		d.startCompaction(ctx, w)
+	est := a.estimate()
+	if a.inflight == nil && a.due(c.t, est) {
+		c.start(ctx, w)
 	}
-	if c.inflight != nil && c.overStop(d.t, est) {
+	if a.inflight != nil && a.overStop(c.t, est) {
 		// Back-pressure as Java's writers apply it: above num-sorted-run.stop-trigger the next window
 		// waits for the compaction, so readers never merge more than stop-trigger+1 runs per bucket.
-		d.cfg.Logger.Info("waiting for the background compaction: a bucket has more sorted runs than num-sorted-run.stop-trigger",
-			"window", w, "stop_trigger", c.strategy.StopTrigger)
-		d.collectCompaction(true)
+		c.logger.Info("waiting for the background compaction: a bucket has more sorted runs than num-sorted-run.stop-trigger",
+			"window", w, "stop_trigger", a.strategy.StopTrigger)
+		c.collect(true)
 	}
 }
 
-// startCompaction starts a background compaction of the table (window w's hook points).
-func (d *driver) startCompaction(ctx context.Context, w int64) {
-	c := d.comp
+// start starts a background compaction of the table (window w's hook points).
+func (c *compaction) start(ctx context.Context, w int64) {
+	a := c.async
 	// The scan below sees every file added so far; until its result arrives, count them as still there
 	// (the stop-trigger back-pressure must not forget windows committed while it runs).
-	c.known, c.added = c.estimate(), map[string]int{}
+	a.known, a.added = a.estimate(), map[string]int{}
 	cctx, cancel := context.WithCancel(ctx)
 	ch := make(chan asyncCompaction, 1)
-	c.inflight, c.cancel = ch, cancel
-	t, now, hook := d.t, d.cfg.Now, d.cfg.Hook
+	a.inflight, a.cancel = ch, cancel
+	t, now, hook := c.t, c.now, c.hook
 	go func() {
 		var out asyncCompaction
 		defer func() { ch <- out }()
-		if out.runs, out.err = runsPerBucket(cctx, t, c.smallLim); out.err != nil || !c.due(t, out.runs) {
+		if out.runs, out.err = runsPerBucket(cctx, t, a.smallLim); out.err != nil || !a.due(t, out.runs) {
 			return
 		}
 		if out.err = hook(PointBeforeCompact, w); out.err != nil {
@@ -206,28 +217,28 @@ func (d *driver) startCompaction(ctx context.Context, w int64) {
 		if out.err != nil {
 			return
 		}
-		if out.runs, out.err = runsPerBucket(cctx, t, c.smallLim); out.err == nil {
+		if out.runs, out.err = runsPerBucket(cctx, t, a.smallLim); out.err == nil {
 			out.err = hook(PointAfterCompact, w)
 		}
 	}()
 }
 
-// compactorState returns the run's compactor, creating it on first use.
-func (d *driver) compactorState() *compactor {
-	if d.comp != nil {
-		return d.comp
+// asyncState returns the run's compactor, creating it on first use.
+func (c *compaction) asyncState() *compactor {
+	if c.async != nil {
+		return c.async
 	}
-	c := &compactor{added: map[string]int{}, smallLim: d.t.Options.TargetFileSize(false) / 10 * 7}
+	a := &compactor{added: map[string]int{}, smallLim: c.t.Options.TargetFileSize(false) / 10 * 7}
 	var err error
-	if err = compact.CheckCompactable(d.t); err == nil {
-		c.strategy, err = compact.StrategyOf(d.t)
+	if err = compact.CheckCompactable(c.t); err == nil {
+		a.strategy, err = compact.StrategyOf(c.t)
 	}
 	if err != nil {
-		c.disabled = true
-		d.cfg.Logger.Info("compaction during the load is off for this table", "reason", err)
+		a.disabled = true
+		c.logger.Info("compaction during the load is off for this table", "reason", err)
 	}
-	d.comp = c
-	return c
+	c.async = a
+	return a
 }
 
 // estimate is the last scan's count per bucket plus the level-0 files added since. Before the first
@@ -270,46 +281,46 @@ func (c *compactor) overStop(t *table.Table, runs map[string]int) bool {
 	return false
 }
 
-// collectCompaction takes the result of the compaction in flight, waiting for it when wait is set.
-func (d *driver) collectCompaction(wait bool) {
-	c := d.comp
-	if c == nil || c.inflight == nil {
+// collect takes the result of the compaction in flight, waiting for it when wait is set.
+func (c *compaction) collect(wait bool) {
+	a := c.async
+	if a == nil || a.inflight == nil {
 		return
 	}
 	var out asyncCompaction
 	if wait {
-		out = <-c.inflight
+		out = <-a.inflight
 	} else {
 		select {
-		case out = <-c.inflight:
+		case out = <-a.inflight:
 		default:
 			return
 		}
 	}
-	c.cancel()
-	c.inflight, c.cancel = nil, nil
+	a.cancel()
+	a.inflight, a.cancel = nil, nil
 	if out.err != nil {
-		// c.known keeps the estimate folded in when it started: the next window retries while it is due.
+		// a.known keeps the estimate folded in when it started: the next window retries while it is due.
 		if !errors.Is(out.err, context.Canceled) {
-			d.cfg.Logger.Warn("compaction during the load failed (the load goes on; the next window retries)", "err", out.err)
+			c.logger.Warn("compaction during the load failed (the load goes on; the next window retries)", "err", out.err)
 		}
 		return
 	}
-	c.known = out.runs
+	a.known = out.runs
 	if out.res.SnapshotID != 0 {
-		d.res.Compactions++
-		d.cfg.Logger.Info("table compacted", "snapshot", out.res.SnapshotID, "buckets", len(out.res.Buckets),
+		*c.count++
+		c.logger.Info("table compacted", "snapshot", out.res.SnapshotID, "buckets", len(out.res.Buckets),
 			"files_before", out.res.FilesBefore, "files_after", out.res.FilesAfter)
 	}
 }
 
-// endCompaction ends the run's background compaction: it waits for it after a successful run and
-// cancels it after a failed one (runErr != nil), then returns runErr.
-func (d *driver) endCompaction(runErr error) error {
-	if c := d.comp; c != nil && c.inflight != nil && runErr != nil {
-		c.cancel()
+// end ends the run's background compaction: it waits for it after a successful run and cancels
+// it after a failed one (runErr != nil), then returns runErr.
+func (c *compaction) end(runErr error) error {
+	if a := c.async; a != nil && a.inflight != nil && runErr != nil {
+		a.cancel()
 	}
-	d.collectCompaction(true)
+	c.collect(true)
 	return runErr
 }
 

@@ -35,7 +35,7 @@ type Config struct {
 	// the table directory (Open uses SeqReservationsDir: <warehouse>/.lakeload/tables/<db>/<table>):
 	// each window reserves its sequence range there before it is assigned, so of two jobs loading the
 	// table at once the window assigned later gets the higher sequence numbers and wins on equal keys
-	// (seqreserve.go). "" = off: a window's base is only above the table and the job's own windows.
+	// (package job/seqreserve). "" = off: a window's base is only above the table and the job's own windows.
 	SeqReservations string
 
 	// Executor runs each window attempt's tasks (executor.go); nil runs them in this process. The

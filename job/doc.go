@@ -31,7 +31,7 @@
 //     rerun that finds the columns in place adds none;
 //   - bad rows (bad_rows.go, job/task quarantine.go): only the committed attempt's quarantine files
 //     count, so a recomputed attempt never lists a row twice;
-//   - sequence reservations (seqreserve.go): a window's base is reserved before `assigned` is written
+//   - sequence reservations (job/seqreserve): a window's base is reserved before `assigned` is written
 //     and never again, so of concurrent jobs the window assigned later wins on equal keys;
 //   - executors (tasks.go, job/task executor.go): the driver commits only results stored in the
 //     checkpoint store, so an executor (job/temporal) that runs a task twice cannot change what is

@@ -52,7 +52,7 @@ func (d *driver) evolve(ctx context.Context, w checkpoint.Assigned) error {
 	// A background compaction reads and rewrites with the schema it started with: one still in
 	// flight after the change could rewrite this window's files without the new columns. Finish it
 	// first; later compactions use the evolved table (compact.go).
-	d.collectCompaction(true)
+	d.comp.collect(true)
 	if d.t.Owner != nil { // the REST catalog's alter endpoint takes no expected schema: a foreign change would go unseen
 		return fmt.Errorf("window %d: schema evolution is not supported for a table whose catalog owns its schema (%s); add the columns through the catalog first", w.Window, d.t.Owner)
 	}
@@ -77,6 +77,7 @@ func (d *driver) evolve(ctx context.Context, w checkpoint.Assigned) error {
 // adoptSchema makes s the schema the job writes with.
 func (d *driver) adoptSchema(s *spec.TableSchema) error {
 	d.t = &table.Table{FS: d.t.FS, Path: d.t.Path, Name: d.t.Name, Schema: s, Options: s.CoreOptions(), Owner: d.t.Owner}
+	d.comp.useTable(d.t)
 	if d.cfg.IDColumn != "" {
 		i, err := task.IDColumnIndex(s, d.cfg.IDColumn)
 		if err != nil {

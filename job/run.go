@@ -61,7 +61,7 @@ type driver struct {
 	estimates plan.Estimates
 	st        checkpoint.State
 	res       Result
-	seq       sequences // the sequence numbers reserved and seen (seqreserve.go)
+	seq       sequences // the sequence numbers reserved and seen (sequences.go)
 	ids       rowIDs    // row-id mode (rowid.go)
 	started   time.Time
 	rows      int64
@@ -70,7 +70,7 @@ type driver struct {
 	// pinned: this run has set the job's consumer (at its first assignment or commit); until then a
 	// window's lookups after its snapshotSeen are protected from expiry by the pin set at assignment.
 	pinned bool
-	comp   *compactor // compaction during the load (compact.go); nil until a window needs it
+	comp   *compaction // compaction during the load (compact.go)
 	// leaseToken is the token of the lease this run holds; fences check that the lease is still it.
 	leaseToken string
 	planned    []source.Split // the input planned before the lease of a job without a plan (planBeforeLease)
@@ -84,6 +84,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	d := &driver{cfg: cfg, t: cfg.Table, store: cfg.Store, started: cfg.Now(),
 		seq: sequences{tableMax: -1, tableMaxAt: -1}, ids: rowIDs{col: -1}}
 	d.mode = newMode(d)
+	d.comp = newCompaction(&d.cfg, d.t, d.mode.commitsWindows(), &d.res.Compactions)
 	if cfg.IDColumn != "" {
 		var err error
 		if d.ids.col, err = task.IDColumnIndex(cfg.Table.Schema, cfg.IDColumn); err != nil {
@@ -119,7 +120,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		_ = lease.ReleaseWithError(context.WithoutCancel(ctx), msg)
 	}()
-	runErr = d.endCompaction(d.run(ctx))
+	runErr = d.comp.end(d.run(ctx))
 	if cerr := parent.Err(); runErr != nil && cerr != nil && !errors.Is(runErr, cerr) {
 		// A step cancelled mid-way may fail otherwise (a closed pipe, a half-read file): report the interruption.
 		runErr = fmt.Errorf("%w (interrupted: %w)", runErr, cerr)
@@ -529,7 +530,7 @@ func (d *driver) assign(ctx context.Context, w int64, splits []int) (checkpoint.
 			return checkpoint.Assigned{}, err
 		}
 	}
-	base, err := d.sequenceBase(ctx, w, splits) // reserves the window's range when shared (seqreserve.go)
+	base, err := d.sequenceBase(ctx, w, splits) // reserves the window's range when shared (sequences.go, job/seqreserve)
 	if err != nil {
 		return checkpoint.Assigned{}, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/lakeload/lakeload/internal/loadtest"
 	"github.com/lakeload/lakeload/internal/oracle"
 	"github.com/lakeload/lakeload/job/plan"
+	"github.com/lakeload/lakeload/job/seqreserve"
 )
 
 // concReservations is the reservation root the CLI would use for db.t in s's warehouse.
@@ -23,13 +24,17 @@ func concReservations(s concStorage) string {
 }
 
 // concReservationRecords reads the table's reservations (through a reserver of its own).
-func concReservationRecords(t *testing.T, s concStorage) []seqReservation {
+func concReservationRecords(t *testing.T, s concStorage) []seqreserve.Reservation {
 	t.Helper()
-	r, err := newSeqReserver(context.Background(), openConcTable(t, s), concReservations(s))
+	r, err := seqreserve.Open(context.Background(), openConcTable(t, s), concReservations(s))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return readReservations(t, r)
+	recs, err := r.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
 
 // assignedOf returns the assigned record of window w of the job of cfg.

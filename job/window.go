@@ -238,8 +238,14 @@ func (d *driver) beforeSnapshot(ctx context.Context, fc fence, floor int64) erro
 }
 
 func (d *driver) afterCommitted(ctx context.Context, w int64, a int) error {
-	if err := d.compactWindow(ctx, w, a); err != nil { // deletion-vector/first-row tables: before publishing
-		return err
+	if d.comp.on() { // compact.go; deletion-vector/first-row tables: before publishing
+		msgs, err := d.windowMessages(ctx, w, a)
+		if err != nil {
+			return err
+		}
+		if err := d.comp.window(ctx, w, msgs); err != nil {
+			return err
+		}
 	}
 	if err := d.cfg.hook(ctx, PointBeforePublish, w); err != nil {
 		return err
@@ -374,4 +380,22 @@ func raced(err error, w int64, record string) error {
 		return fmt.Errorf("window %d was recorded as %s by another runner of this job meanwhile; this runner stops, run the load again to continue: %w", w, record, err)
 	}
 	return err
+}
+
+// windowMessages returns the commit messages of attempt a of window w.
+func (d *driver) windowMessages(ctx context.Context, w int64, a int) ([]table.CommitMessage, error) {
+	ws, _ := d.st.Window(w)
+	at, ok := ws.Attempt(a)
+	if !ok {
+		st, err := d.store.Load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d.st = st
+		ws, _ = st.Window(w)
+		if at, ok = ws.Attempt(a); !ok {
+			return nil, fmt.Errorf("job: window %d has no attempt %d to compact", w, a)
+		}
+	}
+	return task.Messages(at.Results...)
 }

@@ -47,6 +47,10 @@ func TestLintCatchesPlantedImports(t *testing.T) {
 		// imports both, so an import of job from either is a cycle, reported as one).
 		{path: "job/plan/zz_planted.go", src: importing("plan", "job/task"),
 			want: []string{"job/plan imports job/task: its layer", "job/plan imports job/task: never"}},
+		{path: "job/seqreserve/zz_planted.go", src: importing("seqreserve", "job/plan"),
+			want: []string{"job/seqreserve imports job/plan: its layer", "job/seqreserve imports job/plan: never"}},
+		{path: "job/seqreserve/zz_planted_go.go", src: "package seqreserve\n\nfunc zzPlanted() { go func() {}() }\n",
+			want: []string{"job/seqreserve starts a goroutine at zz_planted_go.go:3"}},
 		// Only job starts goroutines: a go statement, or errgroup, below it is reported.
 		{path: "paimon/read/zz_planted_go.go", src: "package read\n\nfunc zzPlanted() { go func() {}() }\n",
 			want: []string{"paimon/read starts a goroutine at zz_planted_go.go:3"}},

@@ -383,6 +383,11 @@ func TestRulesCatchViolations(t *testing.T) {
 		{"job/plan", "job/task", false},
 		{"job/plan", "paimon/write", false},
 		{"job/plan", "paimon/commit", true},
+		{"job/seqreserve", "job", false},
+		{"job/seqreserve", "job/task", false},
+		{"job/seqreserve", "job/plan", true},
+		{"job/seqreserve", "paimon/commit", false},
+		{"job/seqreserve", "checkpoint", false},
 	}
 	for _, c := range bad {
 		prod, test := []string{c.to}, []string(nil)
@@ -424,6 +429,10 @@ func TestRulesCatchViolations(t *testing.T) {
 		{"job/plan", "paimon/format/parquet", false},
 		{"job/plan", "source/file", false},
 		{"job/plan", "checkpoint", false},
+		{"job", "job/seqreserve", false},
+		{"job/seqreserve", "paimon/table", false},
+		{"job/seqreserve", "fileio", false},
+		{"job/seqreserve", "paimon/catalog", true},
 		{"internal/sim", "job", true},
 		{"cmd/lakeload", "job", false},
 		{"cmd/lakeload", "paimon/write", false},

@@ -3,7 +3,7 @@ package lint
 // The picture of lakeload's packages, bottom to top (docs/design.md, "Packages and the import
 // direction"):
 //
-//	cmd → job → {job/task, job/plan} → {checkpoint, source} → paimon/{catalog, compact, maintain} → paimon/{read, write}
+//	cmd → job → {job/task, job/plan, job/seqreserve} → {checkpoint, source} → paimon/{catalog, compact, maintain} → paimon/{read, write}
 //	  → paimon/commit → paimon/{index, table} → paimon/{format, mergetree} → paimon/arrowconv
 //	  → paimon/spec → fileio
 //
@@ -92,7 +92,10 @@ var layers = []layer{
 	{from: []string{"job/task"}, testAllow: []string{"job/task", "checkpoint/...", "source/...", "paimon/...", "fileio/...", "metrics/...", "internal/..."},
 		allow: []string{"checkpoint/...", "source/...", "paimon/write", "paimon/table", "paimon/spec/...", "fileio/...", "metrics/..."},
 		why:   "a task is plain data that runs anywhere: it writes rows (paimon/write) and stores its result, and knows nothing of the driver"},
-	{from: []string{"job/..."}, except: []string{"job/plan", "job/task"},
+	{from: []string{"job/seqreserve"}, testAllow: []string{"job/seqreserve", "paimon/...", "fileio/...", "internal/..."},
+		allow: []string{"paimon/table", "paimon/spec/...", "fileio/..."},
+		why:   "the table's shared sequence-range reservations are records on fileio beside a table: no driver, no tasks, no plan"},
+	{from: []string{"job/..."}, except: []string{"job/plan", "job/task", "job/seqreserve"},
 		allow: []string{"job/...", "checkpoint/...", "source/...", "paimon/...", "fileio/...", "metrics/...", "internal/..."},
 		why:   "job drives everything below it"},
 	{from: []string{"internal/..."}, except: harnesses, allow: []string{"internal/...", "paimon/...", "fileio/...", "metrics/..."},
@@ -126,6 +129,8 @@ var nevers = []never{
 		why: "a task knows nothing of the driver, the plan or the remote executor that sends it"},
 	{from: []string{"job/plan"}, deny: []string{"job", "job/task", "job/temporal/...", "paimon/write", "paimon/commit"},
 		why: "planning sits below the tasks and the driver: it decides what to read, never writes or commits"},
+	{from: []string{"job/seqreserve"}, deny: []string{"job", "job/task", "job/plan", "job/temporal/..."},
+		why: "a reservation knows nothing of the driver that asks for it, its tasks or its plan"},
 	{from: []string{"*"}, except: append([]string{"job/...", "cmd/..."}, harnesses...), deny: []string{"job/..."},
 		why: "only job and cmd (and the test harnesses) may import job"},
 	{from: []string{"*"}, except: []string{"cmd/..."}, deny: []string{"cmd/..."},
@@ -138,10 +143,11 @@ var exceptions = []exception{}
 
 // goroutineFree are the packages whose production code starts no goroutine (no go statement, no
 // errgroup): only job starts goroutines (docs/design.md), so a library layer never runs code the
-// loader's cancellation and bounds do not see. job/plan is planning, done on the driver's goroutine.
+// loader's cancellation and bounds do not see. job/plan is planning, done on the driver's goroutine;
+// job/seqreserve reserves on the goroutine of the driver that asks.
 // Inside job, the bounded-parallel loops are job/task's RunAll; job itself starts only the lease
 // renewal and the background compaction, job/task the read-ahead readers (ReadInOrder).
-var goroutineFree = []string{"fileio/...", "metrics/...", "paimon/...", "source/...", "checkpoint/...", "job/plan/..."}
+var goroutineFree = []string{"fileio/...", "metrics/...", "paimon/...", "source/...", "checkpoint/...", "job/plan/...", "job/seqreserve/..."}
 
 // goroutineFreeExcept are test-support packages below job that run FileIO implementations
 // concurrently on purpose.

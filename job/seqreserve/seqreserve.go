@@ -1,26 +1,8 @@
-package job
-
-import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
-	"time"
-
-	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/job/plan"
-	"github.com/lakeload/lakeload/paimon/spec"
-	"github.com/lakeload/lakeload/paimon/table"
-)
-
-// Sequence-range reservations (Config.SeqReservations).
+// Package seqreserve reserves sequence ranges for the windows of every lakeload job of one table
+// (job.Config.SeqReservations), so a window assigned later always has higher sequence numbers.
 //
 // Every lakeload job of a table reserves each new window's sequence range in one directory shared by
-// all of them, <Config.SeqReservations>/<table id>/seq/, before it writes the window's `assigned`
+// all of them, <root>/<table id>/seq/ (root: job.Config.SeqReservations), before it writes the window's `assigned`
 // record. A reservation is the record <index, 20 digits> created with WriteIfAbsent; index i+1 is
 // only ever created by a job that read record i, so the indexes are 1..k without gaps and record
 // i+1 starts at or above the end of record i. Hence:
@@ -45,19 +27,27 @@ import (
 // the number of windows. Without a usable hint (first use, or a hint naming a missing record) the
 // directory is listed once: at 10,000 windows that is 10,000 names, about 10 LIST pages on S3.
 // Records are ~200 bytes and are never deleted by lakeload.
+package seqreserve
 
-// sequences is the driver's view of sequence numbers: the highest it reserved so far (base of the
-// last window + span − 1), the highest in the table as of snapshot tableMaxAt (-1: not read yet),
-// and the table's reservations (nil until the first assignment).
-type sequences struct {
-	last                 int64
-	tableMax, tableMaxAt int64
-	reserver             *seqReserver
-}
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
 
-// seqReservation is one reservation record: sequence numbers [Base, Base+Size) belong to window
+	"github.com/lakeload/lakeload/fileio"
+	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/table"
+)
+
+// Reservation is one reservation record: sequence numbers [Base, Base+Size) belong to window
 // Window of job Job.
-type seqReservation struct {
+type Reservation struct {
 	Index  int64     `json:"index"`
 	Base   int64     `json:"base"`
 	Size   int64     `json:"size"`
@@ -66,33 +56,33 @@ type seqReservation struct {
 	Time   time.Time `json:"time"`
 }
 
-// end is the first sequence number after the reservation.
-func (r seqReservation) end() int64 { return r.Base + r.Size }
+// End is the first sequence number after the reservation.
+func (r Reservation) End() int64 { return r.Base + r.Size }
 
-// seqReserveAttempts bounds the reservations lost to other jobs in one call.
-const seqReserveAttempts = 1000
+// attempts bounds the reservations lost to other jobs in one call.
+const attempts = 1000
 
-// seqHintName is the hint file beside the records.
-const seqHintName = "hint"
+// hintName is the hint file beside the records.
+const hintName = "hint"
 
-// seqReserver reserves sequence ranges in one table's reservation directory.
-type seqReserver struct {
+// Reserver reserves sequence ranges in one table's reservation directory.
+type Reserver struct {
 	fs  fileio.FileIO
 	dir string // <root>/<table id>/seq
 }
 
-// newSeqReserver returns the reserver of table t under root (Config.SeqReservations).
-func newSeqReserver(ctx context.Context, t *table.Table, root string) (*seqReserver, error) {
-	id, err := seqTableID(ctx, t)
+// Open returns the reserver of table t under root (job.Config.SeqReservations).
+func Open(ctx context.Context, t *table.Table, root string) (*Reserver, error) {
+	id, err := tableID(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	return &seqReserver{fs: t.FS, dir: fileio.Join(root, id, "seq")}, nil
+	return &Reserver{fs: t.FS, dir: fileio.Join(root, id, "seq")}, nil
 }
 
-// seqTableID identifies the table across drop and re-create (table.Identity: the creation time of
+// tableID identifies the table across drop and re-create (table.Identity: the creation time of
 // its earliest schema and a digest of that schema file).
-func seqTableID(ctx context.Context, t *table.Table) (string, error) {
+func tableID(ctx context.Context, t *table.Table) (string, error) {
 	id, err := t.Identity(ctx)
 	if err != nil {
 		return "", fmt.Errorf("sequence reservations: %w", err)
@@ -101,32 +91,32 @@ func seqTableID(ctx context.Context, t *table.Table) (string, error) {
 }
 
 // recordPath is the path of reservation index i.
-func (r *seqReserver) recordPath(i int64) string { return fileio.Join(r.dir, fmt.Sprintf("%020d", i)) }
+func (r *Reserver) recordPath(i int64) string { return fileio.Join(r.dir, fmt.Sprintf("%020d", i)) }
 
-// reserve creates the next reservation of size sequence numbers for window w of job, starting at
+// Reserve creates the next reservation of size sequence numbers for window w of job, starting at
 // floor or above (at the end of the previous reservation, if that is higher).
-func (r *seqReserver) reserve(ctx context.Context, floor, size int64, job string, w int64, now time.Time) (seqReservation, error) {
+func (r *Reserver) Reserve(ctx context.Context, floor, size int64, job string, w int64, now time.Time) (Reservation, error) {
 	if size < 0 || floor < 0 {
-		return seqReservation{}, fmt.Errorf("sequence reservations: window %d: invalid range (floor %d, size %d)", w, floor, size)
+		return Reservation{}, fmt.Errorf("sequence reservations: window %d: invalid range (floor %d, size %d)", w, floor, size)
 	}
 	hint := r.readHint(ctx)
-	for range seqReserveAttempts {
+	for range attempts {
 		last, prev, err := r.latest(ctx, hint)
 		if err != nil {
-			return seqReservation{}, err
+			return Reservation{}, err
 		}
 		base := floor
 		if prev != nil {
-			base = max(base, prev.end())
+			base = max(base, prev.End())
 		}
 		if base > math.MaxInt64-size {
-			return seqReservation{}, fmt.Errorf("sequence reservations in %s: window %d of job %s would pass the largest sequence number (base %d, size %d)",
+			return Reservation{}, fmt.Errorf("sequence reservations in %s: window %d of job %s would pass the largest sequence number (base %d, size %d)",
 				r.dir, w, job, base, size)
 		}
-		rec := seqReservation{Index: last + 1, Base: base, Size: size, Job: job, Window: w, Time: now.UTC()}
+		rec := Reservation{Index: last + 1, Base: base, Size: size, Job: job, Window: w, Time: now.UTC()}
 		b, err := json.Marshal(rec)
 		if err != nil {
-			return seqReservation{}, err
+			return Reservation{}, err
 		}
 		err = r.fs.WriteIfAbsent(ctx, r.recordPath(rec.Index), b)
 		if errors.Is(err, fileio.ErrExist) {
@@ -134,19 +124,37 @@ func (r *seqReserver) reserve(ctx context.Context, floor, size int64, job string
 			continue
 		}
 		if err != nil {
-			return seqReservation{}, fmt.Errorf("sequence reservations: create %s: %w", r.recordPath(rec.Index), err)
+			return Reservation{}, fmt.Errorf("sequence reservations: create %s: %w", r.recordPath(rec.Index), err)
 		}
 		// Advisory: a stale or lost hint only costs reads (latest checks it).
-		_ = fileio.WriteFile(ctx, r.fs, fileio.Join(r.dir, seqHintName), []byte(strconv.FormatInt(rec.Index, 10)))
+		_ = fileio.WriteFile(ctx, r.fs, fileio.Join(r.dir, hintName), []byte(strconv.FormatInt(rec.Index, 10)))
 		return rec, nil
 	}
-	return seqReservation{}, fmt.Errorf("sequence reservations in %s: window %d of job %s lost %d races for the next reservation to other jobs; run again",
-		r.dir, w, job, seqReserveAttempts)
+	return Reservation{}, fmt.Errorf("sequence reservations in %s: window %d of job %s lost %d races for the next reservation to other jobs; run again",
+		r.dir, w, job, attempts)
+}
+
+// List returns every reservation of the table in index order; a missing index in 1..n (which no
+// reserver leaves) is an error.
+func (r *Reserver) List(ctx context.Context) ([]Reservation, error) {
+	last, err := r.listLast(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Reservation
+	for i := int64(1); i <= last; i++ {
+		rec, err := r.read(ctx, i)
+		if err != nil {
+			return nil, fmt.Errorf("sequence reservation %d of %d: %w", i, last, err)
+		}
+		out = append(out, *rec)
+	}
+	return out, nil
 }
 
 // readHint returns the index named by the hint file, 0 when absent or unreadable.
-func (r *seqReserver) readHint(ctx context.Context) int64 {
-	b, err := r.fs.ReadFile(ctx, fileio.Join(r.dir, seqHintName))
+func (r *Reserver) readHint(ctx context.Context) int64 {
+	b, err := r.fs.ReadFile(ctx, fileio.Join(r.dir, hintName))
 	if err != nil {
 		return 0
 	}
@@ -159,8 +167,8 @@ func (r *seqReserver) readHint(ctx context.Context) int64 {
 
 // latest returns the highest reservation index and its record (nil when there is none), reading
 // forward from index from (0: list the directory). A hint naming a missing record is ignored.
-func (r *seqReserver) latest(ctx context.Context, from int64) (int64, *seqReservation, error) {
-	var cur *seqReservation
+func (r *Reserver) latest(ctx context.Context, from int64) (int64, *Reservation, error) {
+	var cur *Reservation
 	if from > 0 {
 		rec, err := r.read(ctx, from)
 		switch {
@@ -197,7 +205,7 @@ func (r *seqReserver) latest(ctx context.Context, from int64) (int64, *seqReserv
 }
 
 // listLast returns the highest index in the directory (0 when empty).
-func (r *seqReserver) listLast(ctx context.Context) (int64, error) {
+func (r *Reserver) listLast(ctx context.Context) (int64, error) {
 	entries, err := r.fs.List(ctx, r.dir)
 	if err != nil {
 		return 0, fmt.Errorf("sequence reservations: list %s: %w", r.dir, err)
@@ -215,7 +223,7 @@ func (r *seqReserver) listLast(ctx context.Context) (int64, error) {
 }
 
 // read reads and checks reservation i.
-func (r *seqReserver) read(ctx context.Context, i int64) (*seqReservation, error) {
+func (r *Reserver) read(ctx context.Context, i int64) (*Reservation, error) {
 	p := r.recordPath(i)
 	b, err := r.fs.ReadFile(ctx, p)
 	if err != nil {
@@ -224,7 +232,7 @@ func (r *seqReserver) read(ctx context.Context, i int64) (*seqReservation, error
 		}
 		return nil, fmt.Errorf("sequence reservations: read %s: %w", p, err)
 	}
-	var rec seqReservation
+	var rec Reservation
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rec); err != nil {
@@ -236,30 +244,4 @@ func (r *seqReserver) read(ctx context.Context, i int64) (*seqReservation, error
 			p, rec.Index, rec.Base, rec.Size, spec.ErrCorrupt, r.dir)
 	}
 	return &rec, nil
-}
-
-// sequenceBase returns the sequence base of window w over splits: above the table's highest
-// sequence number and the job's earlier windows, and — with Config.SeqReservations — above every
-// window any job of the table reserved before, by reserving the window's range.
-func (d *driver) sequenceBase(ctx context.Context, w int64, splits []int) (int64, error) {
-	floor := max(d.seq.tableMax, d.seq.last) + 1
-	if d.cfg.SeqReservations == "" {
-		return floor, nil
-	}
-	if d.seq.reserver == nil {
-		r, err := newSeqReserver(ctx, d.t, d.cfg.SeqReservations)
-		if err != nil {
-			return 0, err
-		}
-		d.seq.reserver = r
-	}
-	var size int64
-	for _, i := range splits {
-		size += plan.Span(d.plan[i])
-	}
-	rec, err := d.seq.reserver.reserve(ctx, floor, size, d.cfg.Name, w, d.cfg.Now())
-	if err != nil {
-		return 0, err
-	}
-	return rec.Base, nil
 }
