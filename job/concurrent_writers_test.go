@@ -102,9 +102,11 @@ func TestConcurrentJobsDifferentPartitions(t *testing.T) {
 		ia, ib := checkJobMarkers(t, a, windows), checkJobMarkers(t, b, windows)
 		for w := 1; w <= windows; w++ {
 			na, nb := attempts[0][w].Load(), attempts[1][w].Load()
-			// The race: one created the snapshot at its first try, the other needed a second.
-			if min(na, nb) != 1 || max(na, nb) != 2 {
-				t.Errorf("window %d: snapshot attempts %d (job a) and %d (job b), want 1 and 2", w, na, nb)
+			// The race: one created the snapshot at its first try, the other needed at least a second
+			// (on a loaded machine a retry may itself be retried: how often is scheduling, not the
+			// protocol; the markers and consecutive ids below are what must hold).
+			if min(na, nb) != 1 || max(na, nb) < 2 {
+				t.Errorf("window %d: snapshot attempts %d (job a) and %d (job b), want one at 1 and the other at 2 or more", w, na, nb)
 			}
 			if d := ia[w-1] - ib[w-1]; d != 1 && d != -1 {
 				t.Errorf("window %d: snapshots %d and %d, want consecutive ids", w, ia[w-1], ib[w-1])
