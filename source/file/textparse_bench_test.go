@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -48,6 +49,7 @@ func benchParse(b *testing.B, format string) {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
+	cpu0 := cpuNanos(b)
 	b.ResetTimer()
 	for range b.N {
 		var src rowSource
@@ -78,6 +80,17 @@ func benchParse(b *testing.B, format string) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+	// CPU time of the process (every thread, GC included) per row: the measure on a shared machine.
+	b.ReportMetric(float64(cpuNanos(b)-cpu0)/float64(b.N*rows), "cpu-ns/row")
+}
+
+// cpuNanos is the process's user+system CPU time so far.
+func cpuNanos(b *testing.B) int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // BenchmarkParseCSV and BenchmarkParseJSONL parse 100k rows of the bench's columns into Arrow.
