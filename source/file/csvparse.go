@@ -24,16 +24,20 @@ type csvRecord struct {
 // read is called again.
 type csvParser struct {
 	r     *bufio.Reader
-	delim byte  // between fields
-	quote byte  // around quoted fields
-	line  int64 // 1-based line of the next byte
-	buf   bytes.Buffer
-	max   int64 // the record budget
-	used  int64 // budget used by the record being read
+	delim byte         // between fields
+	quote byte         // around quoted fields
+	line  int64        // 1-based line of the next byte
+	buf   bytes.Buffer // the text of the record's fields read so far
+	ends  []int        // where each field's text ends in buf
+	max   int64        // the record budget
+	used  int64        // budget used by the record being read
 	// resume is where the record cut short by the budget stopped (csvDone: none); skip says its
 	// rest is being consumed without storing it.
 	resume csvState
 	skip   bool
+	// plain marks the bytes that are field content as they are, outside quotes (plain[0]) and
+	// inside (plain[1]): every byte but the delimiter, the quote, '\r' and '\n'.
+	plain [2][256]bool
 }
 
 // csvState is a position inside a record.
@@ -57,7 +61,39 @@ func newCSVParser(r io.Reader, maxRecord int64, d source.CSVDialect) *csvParser 
 
 // newCSVParserAt reads records from a record boundary inside a file, on 1-based line line.
 func newCSVParserAt(r io.Reader, maxRecord int64, line int64, d source.CSVDialect) *csvParser {
-	return &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: line, max: maxRecord, delim: d.Delim(), quote: d.QuoteChar()}
+	p := &csvParser{r: bufio.NewReaderSize(r, 1<<16), line: line, max: maxRecord, delim: d.Delim(), quote: d.QuoteChar()}
+	for i := range 256 {
+		c := byte(i)
+		p.plain[0][i] = c != p.delim && c != p.quote && c != '\r' && c != '\n'
+		p.plain[1][i] = c != p.quote && c != '\n'
+	}
+	return p
+}
+
+// putRun adds the field content that follows in the read buffer, up to its first byte that is
+// not plain for the state at (csvUnquoted or csvQuoted), in one step. It adds nothing when the run
+// would pass the budget: the caller's byte-by-byte path then stops at the exact byte.
+func (p *csvParser) putRun(at csvState) {
+	plain := &p.plain[0]
+	if at == csvQuoted {
+		plain = &p.plain[1]
+	}
+	b, _ := p.r.Peek(p.r.Buffered())
+	k := 0
+	for k < len(b) && plain[b[k]] {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	if !p.skip {
+		if p.used+int64(k) > p.max {
+			return
+		}
+		p.used += int64(k)
+		p.buf.Write(b[:k])
+	}
+	_, _ = p.r.Discard(k)
 }
 
 // errCSV is a syntax error at a line.
@@ -120,15 +156,33 @@ func (p *csvParser) put(c byte, at csvState) error {
 	return nil
 }
 
-// fields reads the fields of a record through its end, starting at state at.
+// fields reads the fields of a record through its end, starting at state at. The fields' text is
+// collected in p.buf and made one string, which the record's fields are substrings of (also when
+// the record ends in an error: the fields read until then).
 func (p *csvParser) fields(rec *csvRecord, at csvState) error {
+	p.buf.Reset()
+	p.ends = p.ends[:0]
+	err := p.scanFields(rec, at)
+	if n := len(p.ends); n > 0 && !p.skip {
+		all := string(p.buf.Bytes()[:p.ends[n-1]])
+		start := 0
+		for _, end := range p.ends {
+			rec.fields = append(rec.fields, all[start:end])
+			start = end
+		}
+	}
+	return err
+}
+
+// scanFields reads the fields of a record for fields: the end of each field's text in p.buf is
+// appended to p.ends, whether it was quoted to rec.quoted.
+func (p *csvParser) scanFields(rec *csvRecord, at csvState) error {
 	for {
 		if at == csvFieldStart {
 			if err := p.charge(source.ValueCost, csvFieldStart); err != nil {
 				return err
 			}
 		}
-		p.buf.Reset()
 		quoted := at == csvQuoted
 		var c byte
 		var err error
@@ -156,6 +210,7 @@ func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 				if err := p.put(c, csvUnquoted); err != nil {
 					return err
 				}
+				p.putRun(csvUnquoted)
 				c, err = p.r.ReadByte()
 			}
 		}
@@ -163,7 +218,7 @@ func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 			return err
 		}
 		if !p.skip {
-			rec.fields = append(rec.fields, p.buf.String())
+			p.ends = append(p.ends, p.buf.Len())
 			rec.quoted = append(rec.quoted, quoted)
 		}
 		switch {
@@ -189,6 +244,7 @@ func (p *csvParser) fields(rec *csvRecord, at csvState) error {
 func (p *csvParser) readQuoted() error {
 	start := p.line
 	for {
+		p.putRun(csvQuoted)
 		c, err := p.r.ReadByte()
 		if err != nil {
 			if errors.Is(err, io.EOF) {

@@ -22,6 +22,7 @@ type csvSource struct {
 	cols   *source.ColumnMap
 	env    jsonEnv
 	json   jsonLimits
+	fast   jsonFast
 	rec    csvRecord
 	// dialect is the file's CSV dialect (raw re-encodes records in it).
 	dialect source.CSVDialect
@@ -193,7 +194,7 @@ func (s *csvSource) appendCell(b array.Builder, t spec.DataType, v string, quote
 	if t.IsAtomic() {
 		return wrap(appendText(b, t, v, s.env.loc))
 	}
-	doc, err := decodeJSON([]byte(v), s.json)
+	doc, err := s.fast.decode([]byte(v), s.json)
 	if le, ok := err.(*jsonLimitError); ok {
 		return &source.ValueError{File: s.path, Line: s.rec.line, Row: -1, Column: column, Value: source.Truncate(v), Expected: le.expected, Err: le}
 	}

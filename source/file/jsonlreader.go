@@ -28,6 +28,7 @@ type jsonlSource struct {
 	buf      []byte // holds the line being read
 	maxLine  int64  // the longest line, in bytes (line end excluded)
 	json     jsonLimits
+	fast     jsonFast
 	// skipping says the line read last was over maxLine and its rest is still to be skipped.
 	skipping bool
 }
@@ -128,7 +129,7 @@ func (s *jsonlSource) object() (*object, error) {
 	if !utf8.Valid(line) {
 		return nil, bad("UTF-8 text", nil)
 	}
-	doc, err := decodeJSON(line, s.json)
+	doc, err := s.fast.decode(line, s.json)
 	if le, ok := err.(*jsonLimitError); ok {
 		return nil, bad(le.expected, le)
 	}
