@@ -63,26 +63,12 @@ func (w *Writer) writeColumnar(ctx context.Context, rec arrow.RecordBatch, kinds
 	w.pendingRows += int64(n)
 	w.buffered += recordSize(norm)
 	for r := 0; r < n; r++ {
-		kind := spec.RowKindInsert
-		if kinds != nil {
-			kind = kinds[r]
-		}
-		if kind.IsRetract() {
-			if w.dropsRetract(kind) {
-				continue
-			}
-			if w.merge == nil {
-				return fmt.Errorf("write: row %d: row kind %d (a retraction) cannot be written to append table %s, which has no primary key", r, kind, w.t.Path)
-			}
-		}
-		b, err := w.route(ctx, norm, r)
+		b, kind, seq, err := w.place(ctx, norm, kinds, r, firstSeq)
 		if err != nil {
-			return fmt.Errorf("write: row %d: %w", r, err)
+			return err
 		}
-		seq := firstSeq + int64(r)
-		if firstSeq < 0 {
-			seq = b.nextSeq
-			b.nextSeq++
+		if b == nil {
+			continue // a dropped retraction
 		}
 		b.idx = append(b.idx, base+int64(r))
 		b.kinds = append(b.kinds, kind)
@@ -102,26 +88,12 @@ func (w *Writer) writeScattered(ctx context.Context, norm arrow.RecordBatch, kin
 	w.touched = w.touched[:0]
 	err := func() error {
 		for r := 0; r < n; r++ {
-			kind := spec.RowKindInsert
-			if kinds != nil {
-				kind = kinds[r]
-			}
-			if kind.IsRetract() {
-				if w.dropsRetract(kind) {
-					continue
-				}
-				if w.merge == nil {
-					return fmt.Errorf("write: row %d: row kind %d (a retraction) cannot be written to append table %s, which has no primary key", r, kind, w.t.Path)
-				}
-			}
-			b, err := w.route(ctx, norm, r)
+			b, kind, seq, err := w.place(ctx, norm, kinds, r, firstSeq)
 			if err != nil {
-				return fmt.Errorf("write: row %d: %w", r, err)
+				return err
 			}
-			seq := firstSeq + int64(r)
-			if firstSeq < 0 {
-				seq = b.nextSeq
-				b.nextSeq++
+			if b == nil {
+				continue // a dropped retraction
 			}
 			if len(b.batchRows) == 0 {
 				w.touched = append(w.touched, b)
@@ -140,6 +112,33 @@ func (w *Writer) writeScattered(ctx context.Context, norm arrow.RecordBatch, kin
 		return w.flushAll(ctx)
 	}
 	return nil
+}
+
+// place gives row r of norm its kind, bucket and sequence number (firstSeq + r, or the bucket's next
+// when firstSeq < 0); a nil bucket means the row is a retraction the table drops.
+func (w *Writer) place(ctx context.Context, norm arrow.RecordBatch, kinds []spec.RowKind, r int, firstSeq int64) (*bucketBuffer, spec.RowKind, int64, error) {
+	kind := spec.RowKindInsert
+	if kinds != nil {
+		kind = kinds[r]
+	}
+	if kind.IsRetract() {
+		if w.dropsRetract(kind) {
+			return nil, kind, 0, nil
+		}
+		if w.merge == nil {
+			return nil, kind, 0, fmt.Errorf("write: row %d: row kind %d (a retraction) cannot be written to append table %s, which has no primary key", r, kind, w.t.Path)
+		}
+	}
+	b, err := w.route(ctx, norm, r)
+	if err != nil {
+		return nil, kind, 0, fmt.Errorf("write: row %d: %w", r, err)
+	}
+	seq := firstSeq + int64(r)
+	if firstSeq < 0 {
+		seq = b.nextSeq
+		b.nextSeq++
+	}
+	return b, kind, seq, nil
 }
 
 // normalize returns rec with every column of the Arrow type ArrowType gives its field, converting
