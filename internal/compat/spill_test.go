@@ -188,7 +188,7 @@ func checkReaders(t *testing.T, tbl *table.Table, want []string) {
 // updates and deletes of one key on both sides of a spill resolve to the row of the highest
 // sequence number (input position), whatever order the batches arrived in.
 func TestSpillPrimaryKeyLatestWins(t *testing.T) {
-	tbl := spillTable(t, true, "160 kb")
+	tbl := spillTable(t, true, "80 kb")
 	batches := spillInput()
 	msgs := writeSpilled(t, tbl, batches)
 	checkRuns(t, msgs, 3)
@@ -212,7 +212,7 @@ func TestSpillPrimaryKeyLatestWins(t *testing.T) {
 
 // An append write larger than write-buffer-size keeps every row, in several files per bucket.
 func TestSpillAppendKeepsEveryRow(t *testing.T) {
-	tbl := spillTable(t, false, "160 kb")
+	tbl := spillTable(t, false, "80 kb")
 	batches := spillInput()
 	for i := range batches[3] {
 		batches[3][i].kind = spec.RowKindInsert

@@ -13,7 +13,8 @@
 //   - Every file is written at level 0 with exact size, row count, key range, statistics and delete count;
 //     only RunWriter (a compaction's output) writes higher levels, one sorted run per writer.
 //   - Buffered rows are bounded by Options.BufferBytes (the table's write-buffer-size, measured as the
-//     Arrow buffers they keep alive): reaching it flushes every bucket as level-0 sorted runs and
+//     memory they keep: the capacity of their buckets' scattered column buffers, or of the Arrow
+//     buffers of their batches where rows are gathered (BOOLEAN or nested columns)): reaching it flushes every bucket as level-0 sorted runs and
 //     releases the rows. One Prepare may thus return several level-0 files per bucket, each a sorted
 //     run with one row per key; when rows arrive out of input order (WriteSeq from parallel readers)
 //     their sequence ranges may overlap, which readers resolve per key by sequence number.
