@@ -126,7 +126,7 @@ func chunkRowsColumnar(target int64, all *pendingView, sel []int64) int {
 func (f *fileWriter) writeColumns(ctx context.Context, all *pendingView, sel, seqs []int64, kinds []spec.RowKind, keys [][]any) error {
 	n := len(sel)
 	var bs, rs []int32
-	if len(all.recs) > 1 {
+	if len(all.recs) > 1 || !contiguous(sel) {
 		bs, rs = all.locations(sel)
 	}
 	taken := make([]arrow.Array, all.numCols())

@@ -67,6 +67,12 @@ func (v *pendingView) column(b, c int) arrow.Array { return v.recs[b].Column(c) 
 // locations resolves sel to (batch, row in batch) pairs, once per file chunk for all its columns.
 func (v *pendingView) locations(sel []int64) (bs, rs []int32) {
 	bs, rs = make([]int32, len(sel)), make([]int32, len(sel))
+	if len(v.recs) == 1 {
+		for i, r := range sel {
+			rs[i] = int32(r)
+		}
+		return bs, rs
+	}
 	for i, r := range sel {
 		b, l := v.locate(r)
 		bs[i], rs[i] = int32(b), int32(l)
@@ -74,27 +80,41 @@ func (v *pendingView) locations(sel []int64) (bs, rs []int32) {
 	return bs, rs
 }
 
-// gather returns column c at rows sel (global indexes), given their locations.
+// gather returns column c at rows sel (global indexes), given their locations (bs, rs from
+// locations; both may be nil when there is one batch: rs is then sel itself).
 func (v *pendingView) gather(ctx context.Context, c int, sel []int64, bs, rs []int32) (arrow.Array, error) {
-	if len(v.recs) == 1 {
-		if contiguous(sel) {
-			return array.NewSlice(v.recs[0].Column(c), sel[0], sel[0]+int64(len(sel))), nil
-		}
-		return takeIndexes(ctx, v.recs[0].Column(c), sel)
+	one := len(v.recs) == 1
+	if one && contiguous(sel) {
+		return array.NewSlice(v.recs[0].Column(c), sel[0], sel[0]+int64(len(sel))), nil
 	}
 	first := v.recs[0].Column(c)
+	direct := false
 	switch first.(type) {
 	case *array.String, *array.Binary:
+		direct = true
+	}
+	fw, fixed := first.DataType().(arrow.FixedWidthDataType)
+	fixed = fixed && fw.BitWidth() >= 8 && fw.BitWidth()%8 == 0 && len(first.Data().Buffers()) == 2
+	if !direct && !fixed {
+		if one {
+			return takeIndexes(ctx, first, sel)
+		}
+		all, err := v.concatenated(c)
+		if err != nil {
+			return nil, err
+		}
+		return takeIndexes(ctx, all, sel)
+	}
+	if one && rs == nil { // one batch: the global index is the row in it
+		bs, rs = make([]int32, len(sel)), make([]int32, len(sel))
+		for i, r := range sel {
+			rs[i] = int32(r)
+		}
+	}
+	if direct {
 		return v.gatherBinary(c, first.DataType(), bs, rs), nil
 	}
-	if fw, ok := first.DataType().(arrow.FixedWidthDataType); ok && fw.BitWidth() >= 8 && fw.BitWidth()%8 == 0 && len(first.Data().Buffers()) == 2 {
-		return v.gatherFixed(c, first.DataType(), fw.BitWidth()/8, bs, rs), nil
-	}
-	all, err := v.concatenated(c)
-	if err != nil {
-		return nil, err
-	}
-	return takeIndexes(ctx, all, sel)
+	return v.gatherFixed(c, first.DataType(), fw.BitWidth()/8, bs, rs), nil
 }
 
 // contiguous reports whether sel is a non-empty run of consecutive rows.

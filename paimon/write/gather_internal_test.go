@@ -66,6 +66,16 @@ func TestGatherEqualsConcatenateTake(t *testing.T) {
 			r.Release()
 		}
 	}()
+	// Several batches, one batch, and one sliced batch (the scattered and single-window cases).
+	for _, set := range [][]arrow.RecordBatch{recs, recs[:1], recs[2:3]} {
+		gatherMatchesTake(t, schema, set, rng)
+	}
+}
+
+// gatherMatchesTake checks pendingView.gather over recs against a take from their concatenation,
+// for random rows in random order (a primary-key bucket's key order), with and without locations.
+func gatherMatchesTake(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch, rng *rand.Rand) {
+	t.Helper()
 	v := newPendingView(recs)
 	defer v.release()
 	total := v.starts[len(recs)]
@@ -74,6 +84,13 @@ func TestGatherEqualsConcatenateTake(t *testing.T) {
 		sel[i] = rng.Int64N(total)
 	}
 	bs, rs := v.locations(sel)
+	if len(recs) == 1 {
+		for i := range sel {
+			if bs[i] != 0 || int64(rs[i]) != sel[i] {
+				t.Fatalf("locations of row %d in one batch: (%d, %d)", sel[i], bs[i], rs[i])
+			}
+		}
+	}
 	ctx := context.Background()
 	for c := 0; c < v.numCols(); c++ {
 		parts := make([]arrow.Array, len(recs))
@@ -89,14 +106,23 @@ func TestGatherEqualsConcatenateTake(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := v.gather(ctx, c, sel, bs, rs)
-		if err != nil {
-			t.Fatalf("column %s: %v", schema.Field(c).Name, err)
-		}
-		if !array.Equal(want, got) {
-			t.Errorf("column %s: gather\n%v\nwant\n%v", schema.Field(c).Name, got, want)
+		for _, loc := range []bool{true, false} {
+			if !loc && len(recs) > 1 {
+				continue // several batches: callers always pass locations
+			}
+			gbs, grs := bs, rs
+			if !loc {
+				gbs, grs = nil, nil
+			}
+			got, err := v.gather(ctx, c, sel, gbs, grs)
+			if err != nil {
+				t.Fatalf("%d batch(es), column %s: %v", len(recs), schema.Field(c).Name, err)
+			}
+			if !array.Equal(want, got) {
+				t.Errorf("%d batch(es), locations %v, column %s: gather\n%v\nwant\n%v", len(recs), loc, schema.Field(c).Name, got, want)
+			}
+			got.Release()
 		}
 		want.Release()
-		got.Release()
 	}
 }
