@@ -3,6 +3,8 @@ package write
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -194,26 +196,23 @@ func normalizeColumn(col arrow.Array, f spec.DataField, want arrow.DataType) (ar
 
 // route returns the buffer of row r's (partition, bucket), creating it on first use.
 func (w *Writer) route(ctx context.Context, rec arrow.RecordBatch, r int) (*bucketBuffer, error) {
-	w.partBuf.Reset(len(w.partIdx))
-	for i, p := range w.partIdx {
-		if err := setFromArrow(&w.partBuf, i, w.partT[i], rec.Column(p), r); err != nil {
-			return nil, fmt.Errorf("partition: %w", err)
-		}
-	}
-	ps := w.parts[string(w.partBuf.Bytes())]
-	if ps == nil {
-		ps = &partState{buckets: make([]*bucketBuffer, max(w.numBkt, 1)), ser: w.partBuf.AppendSerialized(nil)}
-		w.parts[string(w.partBuf.Bytes())] = ps
+	ps, err := w.partitionOf(rec, r)
+	if err != nil {
+		return nil, err
 	}
 	var bucket int32
 	if w.numBkt > 0 {
-		w.rowBuf.Reset(len(w.bktIdx))
-		for i, p := range w.bktIdx {
-			if err := setFromArrow(&w.rowBuf, i, w.bktT[i], rec.Column(p), r); err != nil {
-				return nil, fmt.Errorf("bucket key: %w", err)
+		if k, ok := bigintKey(rec, w.bktIdx, w.bktT, r); ok {
+			bucket = int32(binrow.Bucket(binrow.HashBigInt(k), int(w.numBkt)))
+		} else {
+			w.rowBuf.Reset(len(w.bktIdx))
+			for i, p := range w.bktIdx {
+				if err := setFromArrow(&w.rowBuf, i, w.bktT[i], rec.Column(p), r); err != nil {
+					return nil, fmt.Errorf("bucket key: %w", err)
+				}
 			}
+			bucket = int32(binrow.Bucket(binrow.Hash(w.rowBuf.Bytes()), int(w.numBkt)))
 		}
-		bucket = int32(binrow.Bucket(binrow.Hash(w.rowBuf.Bytes()), int(w.numBkt)))
 	} else if w.dyn != nil {
 		var err error
 		if bucket, err = w.dyn.bucketOf(ctx, ps.ser, func(b *binrow.Builder, i int, typ spec.DataType, col int) error {
@@ -227,7 +226,7 @@ func (w *Writer) route(ctx context.Context, rec arrow.RecordBatch, r int) (*buck
 	}
 	b := ps.buckets[max(bucket, 0)]
 	if b == nil {
-		pb := w.partBuf.AppendSerialized(nil)
+		pb := slices.Clone(ps.ser) // not partBuf: a partition found by partByString leaves partBuf as it was
 		k := bucketKey{string(pb), bucket}
 		if b = w.buckets[k]; b == nil {
 			b = &bucketBuffer{partition: pb, bucket: bucket, nextSeq: w.startSeq(k)}
@@ -236,6 +235,49 @@ func (w *Writer) route(ctx context.Context, rec arrow.RecordBatch, r int) (*buck
 		ps.buckets[max(bucket, 0)] = b
 	}
 	return b, nil
+}
+
+// partitionOf returns the state of row r's partition, created on first use. A table partitioned by one
+// STRING column finds it by the value itself (partByString) without building the BinaryRow.
+func (w *Writer) partitionOf(rec arrow.RecordBatch, r int) (*partState, error) {
+	var str *array.String
+	if len(w.partIdx) == 1 && w.partT[0].Root == spec.VarChar {
+		if a, ok := rec.Column(w.partIdx[0]).(*array.String); ok && a.IsValid(r) {
+			str = a
+			if ps := w.partByString[a.Value(r)]; ps != nil {
+				return ps, nil
+			}
+		}
+	}
+	w.partBuf.Reset(len(w.partIdx))
+	for i, p := range w.partIdx {
+		if err := setFromArrow(&w.partBuf, i, w.partT[i], rec.Column(p), r); err != nil {
+			return nil, fmt.Errorf("partition: %w", err)
+		}
+	}
+	ps := w.parts[string(w.partBuf.Bytes())]
+	if ps == nil {
+		ps = &partState{buckets: make([]*bucketBuffer, max(w.numBkt, 1)), ser: w.partBuf.AppendSerialized(nil)}
+		w.parts[string(w.partBuf.Bytes())] = ps
+	}
+	if str != nil {
+		// A copy: the Arrow value's bytes belong to the batch, which is released after Write.
+		w.partByString[strings.Clone(str.Value(r))] = ps
+	}
+	return ps, nil
+}
+
+// bigintKey returns row r's value of a bucket key made of one BIGINT column, if that is the key and
+// the value is not null.
+func bigintKey(rec arrow.RecordBatch, idx []int, types []spec.DataType, r int) (int64, bool) {
+	if len(idx) != 1 || types[0].Root != spec.BigInt {
+		return 0, false
+	}
+	a, ok := rec.Column(idx[0]).(*array.Int64)
+	if !ok || a.IsNull(r) {
+		return 0, false
+	}
+	return a.Value(r), true
 }
 
 // setFromArrow sets field i of bld to row r of col, without boxing for BIGINT and VARCHAR columns.

@@ -80,14 +80,15 @@ type Writer struct {
 	rowBuf    binrow.Builder
 
 	// Columnar path (columnar.go), used when columnar is set.
-	columnar    bool
-	arrowSchema *arrow.Schema // the table's fields as Arrow
-	scatterW    []int         // non-nil: rows are scattered into bucket buffers (scatter.go); value widths
-	touched     []*bucketBuffer
-	pending     []arrow.RecordBatch
-	pendingRows int64
-	parts       map[string]*partState
-	partBuf     binrow.Builder
+	columnar     bool
+	arrowSchema  *arrow.Schema // the table's fields as Arrow
+	scatterW     []int         // non-nil: rows are scattered into bucket buffers (scatter.go); value widths
+	touched      []*bucketBuffer
+	pending      []arrow.RecordBatch
+	pendingRows  int64
+	parts        map[string]*partState
+	partByString map[string]*partState // the same states by the value of a single STRING partition column
+	partBuf      binrow.Builder
 
 	dyn *dynamicBuckets // dynamic-bucket primary-key tables (bucket = -1); nil otherwise
 }
@@ -162,6 +163,7 @@ func New(ctx context.Context, t *table.Table, o Options) (*Writer, error) {
 		}
 	}
 	w.parts = map[string]*partState{}
+	w.partByString = map[string]*partState{}
 	return w, nil
 }
 
@@ -490,6 +492,7 @@ func (w *Writer) Abort(ctx context.Context) error {
 	w.written = nil
 	w.buckets = map[bucketKey]*bucketBuffer{}
 	w.parts = map[string]*partState{}
+	w.partByString = map[string]*partState{}
 	w.releasePending()
 	return errors.Join(errs...)
 }

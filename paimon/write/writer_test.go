@@ -1,6 +1,7 @@
 package write_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/lakeload/lakeload/paimon/read"
 	"github.com/lakeload/lakeload/paimon/spec"
+	"github.com/lakeload/lakeload/paimon/spec/binrow"
 	"github.com/lakeload/lakeload/paimon/table"
 	"github.com/lakeload/lakeload/paimon/write"
 )
@@ -487,5 +489,45 @@ func TestWriteRowValidation(t *testing.T) {
 	msgs, err := w.Prepare(ctx)
 	if err != nil || len(msgs) != 1 || msgs[0].NewFiles[0].RowCount != 1 {
 		t.Fatalf("Prepare after refused rows: %+v, %v; want the one good row", msgs, err)
+	}
+}
+
+// TestSingleStringPartitionRouting: a table partitioned by one STRING column finds a row's partition by
+// its value (the writer's shortcut); every row must land in its own partition, ” and null apart,
+// with the bucket Java computes from a BIGINT bucket key.
+func TestSingleStringPartitionRouting(t *testing.T) {
+	tbl := newTable(t, [][2]string{{"p", "STRING"}, {"id", "BIGINT"}, {"v", "INT"}}, []string{"p"}, nil,
+		map[string]string{"bucket": "4", "bucket-key": "id"})
+	parts := []any{"a", "b", "", nil, "ü", "a-longer-partition-value"}
+	var changes []change
+	for i := 0; i < 60; i++ {
+		changes = append(changes, ins(parts[(i*7)%len(parts)], int64(i*1_000_003), int32(i)))
+	}
+	msgs := writeChanges(t, tbl, write.Options{}, changes)
+	seen := 0
+	for _, m := range msgs {
+		for _, f := range m.NewFiles {
+			for _, r := range readDataFile(t, tbl, m, f) {
+				i := int(r.vals[2].(int32))
+				want := parts[(i*7)%len(parts)]
+				wantPart, err := binrow.Serialize([]spec.DataType{{Root: spec.VarChar, Nullable: true, Length: spec.MaxLength}}, []any{want})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(m.Partition, wantPart) || r.vals[0] != want {
+					t.Errorf("row %d (p=%v) in partition %x, value %v", i, want, m.Partition, r.vals[0])
+				}
+				var kb binrow.Builder
+				kb.Reset(1)
+				kb.SetInt64(0, r.vals[1].(int64))
+				if b := int32(binrow.Bucket(binrow.Hash(kb.Bytes()), 4)); m.Bucket != b {
+					t.Errorf("row %d in bucket %d, want %d", i, m.Bucket, b)
+				}
+				seen++
+			}
+		}
+	}
+	if seen != len(changes) {
+		t.Fatalf("%d rows in the files, wrote %d", seen, len(changes))
 	}
 }

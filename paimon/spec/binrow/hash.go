@@ -27,6 +27,17 @@ func hashSeeded(row []byte, seed uint32) int32 {
 	return int32(fmix(h ^ uint32(len(row))))
 }
 
+// HashBigInt is Hash of the BinaryRow holding one non-null BIGINT v (8 header bytes of zeros, then
+// v little-endian): a table's bucket of a row by a BIGINT bucket key, without building the row.
+func HashBigInt(v int64) int32 {
+	h := uint32(hashSeed)
+	h = mixH1(h, mixK1(0))
+	h = mixH1(h, mixK1(0))
+	h = mixH1(h, mixK1(uint32(v)))
+	h = mixH1(h, mixK1(uint32(uint64(v)>>32)))
+	return int32(fmix(h ^ 16))
+}
+
 func mixK1(k uint32) uint32 {
 	k *= 0xcc9e2d51
 	k = bits.RotateLeft32(k, 15)

@@ -111,3 +111,24 @@ func TestHashMurmurReference(t *testing.T) {
 		t.Errorf("Hash does not use seed 42")
 	}
 }
+
+// HashBigInt must be Hash of the one-field BIGINT row for every value (the bucket of a row by a
+// BIGINT bucket key): the edges, and a deterministic sweep of bit patterns.
+func TestHashBigIntIsHashOfRow(t *testing.T) {
+	vals := []int64{0, 1, -1, 42, 1 << 31, -1 << 31, 1<<32 - 1, 1 << 32, -1 << 63, 1<<63 - 1}
+	x := uint64(0x9e3779b97f4a7c15)
+	for i := 0; i < 10000; i++ {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		vals = append(vals, int64(x), int64(x>>uint(i%64)))
+	}
+	var b Builder
+	for _, v := range vals {
+		b.Reset(1)
+		b.SetInt64(0, v)
+		if got, want := HashBigInt(v), Hash(b.Bytes()); got != want {
+			t.Fatalf("HashBigInt(%d) = %d, Hash of the row = %d", v, got, want)
+		}
+	}
+}
