@@ -21,51 +21,54 @@ const dictionarySample = 1 << 16
 // decided is false for the types it does not estimate (their columns keep the dictionary default).
 func dictionaryPays(arr arrow.Array) (pays, decided bool) {
 	n := min(arr.Len(), dictionarySample)
-	var width float64 // plain bytes per value
+	var width float64          // plain bytes per value
+	var value func(int) uint64 // a fixed-width value's bit pattern
 	var lc linearCounter
 	switch a := arr.(type) {
 	case *array.Int8:
 		width = 4
 		vals := a.Int8Values()
-		countFixed(&lc, a, n, func(i int) uint64 { return uint64(vals[i]) })
+		value = func(i int) uint64 { return uint64(vals[i]) }
 	case *array.Int16:
 		width = 4
 		vals := a.Int16Values()
-		countFixed(&lc, a, n, func(i int) uint64 { return uint64(vals[i]) })
+		value = func(i int) uint64 { return uint64(vals[i]) }
 	case *array.Int32:
 		width = 4
 		vals := a.Int32Values()
-		countFixed(&lc, a, n, func(i int) uint64 { return uint64(vals[i]) })
+		value = func(i int) uint64 { return uint64(vals[i]) }
 	case *array.Date32:
 		width = 4
 		vals := a.Date32Values()
-		countFixed(&lc, a, n, func(i int) uint64 { return uint64(vals[i]) })
+		value = func(i int) uint64 { return uint64(vals[i]) }
 	case *array.Int64:
 		width = 8
 		vals := a.Int64Values()
-		countFixed(&lc, a, n, func(i int) uint64 { return uint64(vals[i]) })
+		value = func(i int) uint64 { return uint64(vals[i]) }
 	case *array.Timestamp:
 		width = 8
 		if a.DataType().(*arrow.TimestampType).Unit == arrow.Nanosecond {
 			width = 12 // INT96
 		}
 		vals := a.TimestampValues()
-		countFixed(&lc, a, n, func(i int) uint64 { return uint64(vals[i]) })
+		value = func(i int) uint64 { return uint64(vals[i]) }
 	case *array.Float32:
 		width = 4
 		vals := a.Float32Values()
-		countFixed(&lc, a, n, func(i int) uint64 { return uint64(math.Float32bits(vals[i])) })
+		value = func(i int) uint64 { return uint64(math.Float32bits(vals[i])) }
 	case *array.Float64:
 		width = 8
 		vals := a.Float64Values()
-		countFixed(&lc, a, n, func(i int) uint64 { return math.Float64bits(vals[i]) })
+		value = func(i int) uint64 { return math.Float64bits(vals[i]) }
 	case *array.String:
-		value := arrowconv.StringValues(a)
-		width = countBytes(&lc, a, n, value)
+		width = countBytes(&lc, a, n, arrowconv.StringValues(a))
 	case *array.Binary:
 		width = countBytes(&lc, a, n, a.Value)
 	default:
 		return false, false
+	}
+	if value != nil && !countFixed(&lc, arr, n, width, value) {
+		return false, true // cannot pay, whatever the rest of the sample holds
 	}
 	if lc.n == 0 {
 		return true, true // nothing to judge by: keep the default
@@ -77,19 +80,35 @@ func dictionaryPays(arr arrow.Array) (pays, decided bool) {
 	return dict < plain, true
 }
 
-// countFixed adds the valid values among the first n of a (given as bit patterns by value) to lc.
-func countFixed(lc *linearCounter, a arrow.Array, n int, value func(int) uint64) {
-	if a.NullN() == 0 {
-		for i := range n {
-			lc.add(mix64(value(i)))
+// countBlock is how many values countFixed adds between two checks of cannotPay.
+const countBlock = 1024
+
+// countFixed adds the valid values among the first n of a (given as bit patterns by value) to lc. It
+// stops early, returning false, once the values counted so far prove that a dictionary cannot pay
+// for values of width bytes (cannotPay): the answer the whole sample would give, at a fraction of
+// the cost for a column of distinct values.
+func countFixed(lc *linearCounter, a arrow.Array, n int, width float64, value func(int) uint64) bool {
+	noNulls := a.NullN() == 0
+	for start := 0; start < n; start += countBlock {
+		end := min(start+countBlock, n)
+		for i := start; i < end; i++ {
+			if noNulls || a.IsValid(i) {
+				lc.add(mix64(value(i)))
+			}
 		}
-		return
-	}
-	for i := range n {
-		if a.IsValid(i) {
-			lc.add(mix64(value(i)))
+		if end < n && cannotPay(lc.estimate(), n, width) {
+			return false
 		}
 	}
+	return true
+}
+
+// cannotPay reports whether a dictionary of at least d distinct values cannot make at most n values
+// of width bytes smaller than PLAIN: the estimate only grows with the values still to be counted, and
+// so does the index width, while n bounds the values counted (dictionaryPays's test, at its best case).
+func cannotPay(d, n int, width float64) bool {
+	indexBits := float64(bits.Len64(uint64(max(d-1, 1))))
+	return float64(d)*width >= float64(n)*(width-indexBits/8)
 }
 
 // countBytes adds the valid values among the first n of a to lc and returns their mean PLAIN width

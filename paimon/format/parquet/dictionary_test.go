@@ -3,8 +3,12 @@ package parquet
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 
 	"github.com/lakeload/lakeload/paimon/arrowconv"
@@ -84,6 +88,65 @@ func TestDictionaryPaysEstimate(t *testing.T) {
 		a.Release()
 		if !decided || pays != tc.pays {
 			t.Errorf("%d distinct of 65536: pays %v decided %v, want pays %v", tc.distinct, pays, decided, tc.pays)
+		}
+	}
+}
+
+// dictionaryPaysFullPass is dictionaryPays for INT64 columns without the early stop: every value of
+// the sample counted, then the break-even test.
+func dictionaryPaysFullPass(a *array.Int64) bool {
+	n := min(a.Len(), dictionarySample)
+	var lc linearCounter
+	for i := 0; i < n; i++ {
+		if a.IsValid(i) {
+			lc.add(mix64(uint64(a.Value(i))))
+		}
+	}
+	if lc.n == 0 {
+		return true
+	}
+	d := lc.estimate()
+	indexBits := float64(bits.Len64(uint64(max(d-1, 1))))
+	return float64(d)*8+float64(lc.n)*indexBits/8 < float64(lc.n)*8
+}
+
+// TestDictionaryEarlyStopDecidesAsFullPass: stopping the count once a dictionary cannot pay gives the
+// decision of counting the whole sample, for columns of every cardinality around the break-even
+// (distinct values placed early, late or spread), with and without nulls, shorter and longer than
+// the sample.
+func TestDictionaryEarlyStopDecidesAsFullPass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, n := range []int{1, 1000, countBlock + 1, 15_625, 40_000, dictionarySample + 5000} {
+		for _, frac := range []float64{0.001, 0.1, 0.5, 0.8, 0.85, 0.9, 0.95, 1} {
+			for _, order := range []string{"spread", "distinct-first", "distinct-last"} {
+				for _, nullPct := range []int{0, 30} {
+					distinct := max(1, int(float64(n)*frac))
+					b := array.NewInt64Builder(memory.DefaultAllocator)
+					for i := 0; i < n; i++ {
+						if nullPct > 0 && rng.IntN(100) < nullPct {
+							b.AppendNull()
+							continue
+						}
+						var v int64
+						switch order {
+						case "spread":
+							v = int64(rng.IntN(distinct))
+						case "distinct-first":
+							v = int64(min(i, distinct-1))
+						case "distinct-last":
+							v = int64(max(0, i-(n-distinct)))
+						}
+						b.Append(v * 7919)
+					}
+					a := b.NewInt64Array()
+					b.Release()
+					got, decided := dictionaryPays(a)
+					if want := dictionaryPaysFullPass(a); !decided || got != want {
+						t.Errorf("n=%d distinct≈%d %s nulls %d%%: pays %v (decided %v), full pass %v", n, distinct, order, nullPct, got, decided, want)
+					}
+					a.Release()
+				}
+			}
 		}
 	}
 }
