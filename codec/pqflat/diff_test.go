@@ -143,7 +143,7 @@ func readers(t testing.TB, data []byte, batch int64, leaves, groups []int) (pqar
 		want.Release()
 		return nil, nil, err
 	}
-	got, _ := NewRecordReader(context.Background(), fr2, leaves, groups, memory.DefaultAllocator)
+	got, _ := NewRecordReader(fr2, leaves, groups, memory.DefaultAllocator)
 	return want, got, nil
 }
 

@@ -1,7 +1,6 @@
 package pqflat
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +16,6 @@ import (
 // implements pqarrow.RecordReader; SeekToRow is not supported.
 type RecordReader struct {
 	refs  atomic.Int64
-	ctx   context.Context
 	mem   memory.Allocator
 	sc    *arrow.Schema
 	cols  []*column
@@ -33,8 +31,9 @@ var _ pqarrow.RecordReader = (*RecordReader)(nil)
 // (nil = all), in batches of fr.Props.BatchSize rows (<= 0: all rows in one batch), with the
 // schema, batch boundaries and arrays fr.GetRecordReader would give, allocating from mem. ok is
 // false (and the reader nil) when a column is not one pqflat decodes (see the package doc); the
-// caller then reads through pqarrow. ctx is checked before each batch.
-func NewRecordReader(ctx context.Context, fr *pqarrow.FileReader, leaves, rowGroups []int, mem memory.Allocator) (rr *RecordReader, ok bool) {
+// caller then reads through pqarrow. Like pqarrow's serial reader, it decodes on the caller's
+// goroutine and leaves cancellation to the caller, between batches.
+func NewRecordReader(fr *pqarrow.FileReader, leaves, rowGroups []int, mem memory.Allocator) (rr *RecordReader, ok bool) {
 	pf := fr.ParquetReader()
 	md := pf.MetaData()
 	if rowGroups == nil {
@@ -83,7 +82,7 @@ func NewRecordReader(ctx context.Context, fr *pqarrow.FileReader, leaves, rowGro
 	if batch <= 0 {
 		batch = rows
 	}
-	rr = &RecordReader{ctx: ctx, mem: mem, sc: arrow.NewSchema(fields, fr.Manifest.SchemaMeta), cols: cols, batch: batch, left: rows}
+	rr = &RecordReader{mem: mem, sc: arrow.NewSchema(fields, fr.Manifest.SchemaMeta), cols: cols, batch: batch, left: rows}
 	rr.refs.Add(1)
 	return rr, true
 }
@@ -98,10 +97,6 @@ func (r *RecordReader) Next() bool {
 		r.cur = nil
 	}
 	if r.err != nil || r.left <= 0 {
-		return false
-	}
-	if err := r.ctx.Err(); err != nil {
-		r.err = err
 		return false
 	}
 	n := min(r.batch, r.left)
