@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 )
 
 // column reads one flat leaf column through the chunks of the row groups read.
@@ -182,12 +183,33 @@ func (c *column) nextChunk() error {
 	if rg.NumRows() < 0 {
 		return fmt.Errorf("row group %d has %d rows", c.groups[c.gi], rg.NumRows())
 	}
+	if err := c.checkChunk(rg.MetaData()); err != nil {
+		return err
+	}
 	pr, err := rg.GetColumnPageReader(c.leaf)
 	if err != nil {
 		return err
 	}
 	c.pr, c.chunkLeft, c.dictSize, c.seenData = pr, rg.NumRows(), -1, false
 	c.p = page{}
+	return nil
+}
+
+// checkChunk refuses a chunk that does not lie inside the file before arrow-go reads it into
+// memory whole (a damaged footer may declare any size).
+func (c *column) checkChunk(rg *metadata.RowGroupMetaData) error {
+	cc, err := rg.ColumnChunk(c.leaf)
+	if err != nil {
+		return err
+	}
+	start, n := cc.DataPageOffset(), cc.TotalCompressedSize()
+	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 {
+		start = min(start, cc.DictionaryPageOffset())
+	}
+	size := c.pf.MetaData().GetSourceFileSize()
+	if start < 0 || n < 0 || start > size || n > size-start {
+		return fmt.Errorf("column chunk at bytes %d..%d is not inside the file of %d bytes", start, start+n, size)
+	}
 	return nil
 }
 

@@ -92,6 +92,7 @@ type variant struct {
 	pageSize int64
 	dictPage int64 // dictionary page size limit: small ones fall back to PLAIN mid-chunk
 	groupRow int64
+	noSchema bool // without the ARROW:schema metadata (fuzz seeds: arrow-go's IPC schema decoder allocates what a damaged one says)
 }
 
 func (v variant) String() string {
@@ -108,7 +109,11 @@ func writeFile(t testing.TB, rec arrow.RecordBatch, v variant) []byte {
 		parquet.WithCompression(v.codec), parquet.WithDataPageSize(v.pageSize), parquet.WithDictionaryPageSizeLimit(v.dictPage),
 		parquet.WithMaxRowGroupLength(v.groupRow), parquet.WithBatchSize(64))
 	var buf bytes.Buffer
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	aprops := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
+	if v.noSchema {
+		aprops = pqarrow.DefaultWriterProps()
+	}
+	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, props, aprops)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func readAll(t testing.TB, data []byte, batch int64, fast bool) (recs []arrow.Re
 		return nil, false, err
 	}
 	defer rr.Release()
-	for rr.Next() {
+	for len(recs) < 50 && rr.Next() { // a footer may declare billions of rows
 		rec := rr.RecordBatch()
 		rec.Retain()
 		recs = append(recs, rec)
@@ -92,10 +92,10 @@ func smallFiles(t testing.TB) [][]byte {
 	rng := rand.New(rand.NewSource(7))
 	var out [][]byte
 	for i, v := range []variant{
-		{dict: true, codec: compress.Codecs.Uncompressed, pageSize: 128, dictPage: 1 << 20, groupRow: 40},
-		{dict: true, v2: true, codec: compress.Codecs.Uncompressed, pageSize: 128, dictPage: 64, groupRow: 40},
-		{dict: false, codec: compress.Codecs.Uncompressed, pageSize: 256, dictPage: 1 << 20, groupRow: 100},
-		{dict: false, v2: true, codec: compress.Codecs.Snappy, pageSize: 256, dictPage: 1 << 20, groupRow: 100},
+		{dict: true, codec: compress.Codecs.Uncompressed, pageSize: 128, dictPage: 1 << 20, groupRow: 40, noSchema: true},
+		{dict: true, v2: true, codec: compress.Codecs.Uncompressed, pageSize: 128, dictPage: 64, groupRow: 40, noSchema: true},
+		{dict: false, codec: compress.Codecs.Uncompressed, pageSize: 256, dictPage: 1 << 20, groupRow: 100, noSchema: true},
+		{dict: false, v2: true, codec: compress.Codecs.Snappy, pageSize: 256, dictPage: 1 << 20, groupRow: 100, noSchema: true},
 	} {
 		rec := randomRecord(rng, 60, []int{10, 30, 0, 50}[i])
 		out = append(out, writeFile(t, rec, v))
