@@ -63,7 +63,10 @@ func (d *fixed[T, O]) setDict(data []byte, n int) error {
 	if n > len(data)/size {
 		return fmt.Errorf("dictionary of %d values in %d bytes", n, len(data))
 	}
-	d.dict = make([]T, n)
+	if cap(d.dict) < n {
+		d.dict = make([]T, n)
+	}
+	d.dict = d.dict[:n]
 	if n > 0 {
 		copy(unsafe.Slice((*byte)(unsafe.Pointer(&d.dict[0])), n*size), data)
 	}
@@ -81,6 +84,13 @@ func (d *fixed[T, O]) decode(p *page, o *out, off, m, valid int) error {
 		if err := p.idx.indices(idx, len(d.dict)); err != nil {
 			return err
 		}
+		if valid == m { // gather straight into the batch
+			dst := view[O](o.vals.Bytes(), nil)[off : off+m]
+			for j, x := range idx {
+				dst[j] = O(d.dict[x])
+			}
+			return nil
+		}
 		for j, x := range idx {
 			tmp[j] = d.dict[x]
 		}
@@ -95,6 +105,10 @@ func (d *fixed[T, O]) decode(p *page, o *out, off, m, valid int) error {
 	}
 	dst := view[O](o.vals.Bytes(), nil)[off : off+m]
 	if valid == m {
+		if same, ok := any(src).([]O); ok {
+			copy(dst, same)
+			return nil
+		}
 		for j, v := range src {
 			dst[j] = O(v)
 		}
@@ -115,27 +129,29 @@ func (d *fixed[T, O]) decode(p *page, o *out, off, m, valid int) error {
 
 // byteArrays decodes BYTE_ARRAY values (PLAIN or dictionary) into int32 offsets and data.
 type byteArrays struct {
-	offs []int32 // dictionary entry i is data[offs[i]:offs[i+1]]
-	data []byte
+	page []byte  // copy of the dictionary page
+	offs []int32 // dictionary entry i is page[offs[2i]:offs[2i+1]]
 	idx  []int32
 }
 
 var errTooLarge = errors.New("a batch of the column holds more than 2 GiB of bytes")
 
 func (d *byteArrays) setDict(data []byte, n int) error {
-	if n > len(data)/4 {
+	if n > len(data)/4 || len(data) > math.MaxInt32 {
 		return fmt.Errorf("dictionary of %d byte arrays in %d bytes", n, len(data))
 	}
-	d.offs = make([]int32, n+1)
-	d.data = make([]byte, 0, len(data)-4*n)
+	d.page = append(d.page[:0], data...)
+	if cap(d.offs) < 2*n {
+		d.offs = make([]int32, 2*n)
+	}
+	d.offs = d.offs[:2*n]
 	pos := 0
 	for i := 0; i < n; i++ {
 		l, err := arrayLen(data, pos)
 		if err != nil {
 			return err
 		}
-		d.data = append(d.data, data[pos+4:pos+4+l]...)
-		d.offs[i+1] = int32(len(d.data))
+		d.offs[2*i], d.offs[2*i+1] = int32(pos+4), int32(pos+4+l)
 		pos += 4 + l
 	}
 	return nil
@@ -166,14 +182,14 @@ func (d *byteArrays) decode(p *page, o *out, off, m, valid int) error {
 			d.idx = make([]int32, valid)
 		}
 		idx := d.idx[:valid]
-		if err := p.idx.indices(idx, len(d.offs)-1); err != nil {
+		if err := p.idx.indices(idx, len(d.offs)/2); err != nil {
 			return err
 		}
 		j := 0
 		for i := 0; i < m; i++ {
 			if bm == nil || bitutil.BitIsSet(bm, off+i) {
 				x := idx[j]
-				total += int64(d.offs[x+1] - d.offs[x])
+				total += int64(d.offs[2*x+1] - d.offs[2*x])
 				j++
 			}
 			offs[off+i+1] = int32(total)
@@ -184,7 +200,7 @@ func (d *byteArrays) decode(p *page, o *out, off, m, valid int) error {
 		dst := grow(o.data, int(total))
 		at := start
 		for _, x := range idx {
-			at += int64(copy(dst[at:], d.data[d.offs[x]:d.offs[x+1]]))
+			at += int64(copy(dst[at:], d.page[d.offs[2*x]:d.offs[2*x+1]]))
 		}
 		return nil
 	}
