@@ -55,7 +55,7 @@ func newColumn(pf *file.Reader, leaf int, groups []int, dt arrow.DataType, k kin
 
 // read decodes the next n rows into an array allocated from mem.
 func (c *column) read(mem memory.Allocator, n int) (arr arrow.Array, err error) {
-	var o out
+	o := out{n: n}
 	defer func() {
 		if err != nil {
 			for _, b := range []*memory.Buffer{o.valid, o.vals, o.data} {

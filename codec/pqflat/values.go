@@ -16,6 +16,7 @@ type out struct {
 	valid *memory.Buffer // validity bitmap (nil for a required column)
 	vals  *memory.Buffer // fixed-width values, or int32 offsets of byte arrays
 	data  *memory.Buffer // bytes of byte arrays
+	n     int            // rows of the batch
 }
 
 // valueDecoder turns a page's values into a batch's buffers.
@@ -197,7 +198,7 @@ func (d *byteArrays) decode(p *page, o *out, off, m, valid int) error {
 		if total > math.MaxInt32 {
 			return errTooLarge
 		}
-		dst := grow(o.data, int(total))
+		dst := o.grow(int(total), off+m)
 		at := start
 		for _, x := range idx {
 			at += int64(copy(dst[at:], d.page[d.offs[2*x]:d.offs[2*x+1]]))
@@ -219,7 +220,7 @@ func (d *byteArrays) decode(p *page, o *out, off, m, valid int) error {
 		}
 		offs[off+i+1] = int32(total)
 	}
-	dst := grow(o.data, int(total))
+	dst := o.grow(int(total), off+m)
 	at, vals := start, p.values
 	for pos = p.pos; valid > 0; valid-- { // lengths checked above
 		l := int(binary.LittleEndian.Uint32(vals[pos:]))
@@ -230,11 +231,14 @@ func (d *byteArrays) decode(p *page, o *out, off, m, valid int) error {
 	return nil
 }
 
-// grow resizes b to n bytes, at least doubling its capacity when it grows, and returns its bytes.
-func grow(b *memory.Buffer, n int) []byte {
-	if n > b.Cap() {
-		b.Reserve(max(n, 2*b.Cap()))
+// grow resizes the data buffer to n bytes, the bytes of the batch's first rows rows, and returns
+// them. When it must grow, it reserves what the whole batch would take at that rate (at least
+// double), so that a batch is copied once or twice, not once per page.
+func (o *out) grow(n, rows int) []byte {
+	if b := o.data; n > b.Cap() {
+		est := int(int64(n) * int64(o.n) / int64(max(rows, 1)) * 9 / 8)
+		b.Reserve(max(n, 2*b.Cap(), est))
 	}
-	b.ResizeNoShrink(n)
-	return b.Bytes()
+	o.data.ResizeNoShrink(n)
+	return o.data.Bytes()
 }
