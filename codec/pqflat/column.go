@@ -67,16 +67,15 @@ func (c *column) read(mem memory.Allocator, n int) (arr arrow.Array, err error) 
 	}()
 	if c.maxDef > 0 {
 		o.valid = memory.NewResizableBuffer(mem)
-		o.valid.Resize(int(bitutil.BytesForBits(int64(n))))
 	}
 	o.vals = memory.NewResizableBuffer(mem)
-	if c.width > 0 {
-		o.vals.Resize(n * c.width)
-	} else {
-		o.vals.Resize((n + 1) * 4)
-		clear(o.vals.Bytes()[:4])
+	if c.width == 0 {
 		o.data = memory.NewResizableBuffer(mem)
 		o.data.Reserve(c.hint)
+	}
+	c.size(&o, min(n, firstRows))
+	if c.width == 0 {
+		clear(o.vals.Bytes()[:4])
 	}
 	nulls := 0
 	for got := 0; got < n; {
@@ -86,6 +85,9 @@ func (c *column) read(mem memory.Allocator, n int) (arr arrow.Array, err error) 
 			}
 		}
 		m := min(c.p.left, n-got)
+		if got+m > o.rows { // a footer may declare any row count: grow with the rows the pages hold
+			c.size(&o, min(n, max(got+m, 2*o.rows)))
+		}
 		valid := m
 		if c.maxDef > 0 {
 			if valid, err = c.p.levels(o.valid.Bytes(), got, m); err != nil {
@@ -116,6 +118,22 @@ func (c *column) read(mem memory.Allocator, n int) (arr arrow.Array, err error) 
 	}
 	defer data.Release()
 	return array.MakeFromData(data), nil
+}
+
+// firstRows is the most rows a batch's buffers are sized for before its pages are read.
+const firstRows = 1 << 16
+
+// size resizes o's validity and value buffers for rows rows, keeping their contents.
+func (c *column) size(o *out, rows int) {
+	o.rows = rows
+	if o.valid != nil {
+		o.valid.Resize(int(bitutil.BytesForBits(int64(rows))))
+	}
+	if c.width > 0 {
+		o.vals.Resize(rows * c.width)
+	} else {
+		o.vals.Resize((rows + 1) * 4)
+	}
 }
 
 // nextPage moves to the next data page, through the chunk's dictionary page and on to the next

@@ -270,3 +270,19 @@ func TestFlatMatchesPqarrowOnFixtures(t *testing.T) {
 		t.Fatal("no fixture took the fast path")
 	}
 }
+
+// TestFlatBatchOutgrowsFirstSizing reads batches of more rows than the buffers are first sized
+// for (firstRows), which grow as the pages come.
+func TestFlatBatchOutgrowsFirstSizing(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	rec := randomRecord(rng, firstRows+firstRows/2+7, 20)
+	data := writeFile(t, rec, variant{dict: true, codec: compress.Codecs.Snappy, pageSize: 1 << 16, dictPage: 1 << 12, groupRow: 50000})
+	rec.Release()
+	for _, batch := range []int64{0, firstRows + 1} {
+		want, got, err := readers(t, data, batch, nil, nil)
+		if err != nil || got == nil {
+			t.Fatalf("batch %d: %v (fast path taken: %v)", batch, err, got != nil)
+		}
+		sameBatches(t, fmt.Sprintf("batch %d", batch), want, got)
+	}
+}

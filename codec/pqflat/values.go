@@ -17,6 +17,7 @@ type out struct {
 	vals  *memory.Buffer // fixed-width values, or int32 offsets of byte arrays
 	data  *memory.Buffer // bytes of byte arrays
 	n     int            // rows of the batch
+	rows  int            // rows the validity and value buffers hold
 }
 
 // valueDecoder turns a page's values into a batch's buffers.
@@ -31,7 +32,8 @@ type num interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~float32 | ~float64
 }
 
-// view is b as values of T, copied to *tmp when b is not aligned for T.
+// view is b as values of T, copied to *tmp when b is not aligned for T. Buffers of a
+// memory.Allocator are 64-byte aligned, so views of them pass no tmp.
 func view[T num](b []byte, tmp *[]T) []T {
 	var z T
 	size := int(unsafe.Sizeof(z))
