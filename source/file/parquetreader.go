@@ -12,12 +12,13 @@ import (
 	pqfile "github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/lakeload/lakeload/codec/pqflat"
 	"github.com/lakeload/lakeload/fileio"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/source"
 )
 
-// parquetReader reads a Parquet split through pqarrow, projecting the mapped columns only.
+// parquetReader reads a Parquet split through codec/pqflat (flat columns) or pqarrow, projecting the mapped columns only.
 type parquetReader struct {
 	split source.Split
 	f     fileio.File
@@ -94,7 +95,9 @@ func openParquet(ctx context.Context, split source.Split, f fileio.File, fields 
 		return fail(err)
 	}
 	if len(groups) > 0 {
-		if r.rr, err = fr.GetRecordReader(ctx, r.leaves, groups); err != nil {
+		if rr, ok := pqflat.NewRecordReader(fr, r.leaves, groups, batch); ok { // flat columns: the fast decoder
+			r.rr = rr
+		} else if r.rr, err = fr.GetRecordReader(ctx, r.leaves, groups); err != nil {
 			return fail(fmt.Errorf("file %s: %w", path, err))
 		}
 	}

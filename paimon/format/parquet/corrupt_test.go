@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/lakeload/lakeload/codec/pqflat"
 	"github.com/lakeload/lakeload/paimon/arrowconv"
 	"github.com/lakeload/lakeload/paimon/spec"
 )
@@ -77,4 +78,47 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("error %v does not wrap ErrCorrupt", err)
 		}
 	})
+}
+
+// TestCorruptFlatFilesReturnErrCorrupt damages a file that codec/pqflat reads (flat columns of
+// the types it decodes): every failure still wraps spec.ErrCorrupt.
+func TestCorruptFlatFilesReturnErrCorrupt(t *testing.T) {
+	pick := []int{1, 2, 3, 4, 5, 6, 11, 13, 14} // i8 i16 i32 i64 f32 f64 str bytes date
+	all, rows := allTypesFields(), allTypesRows(40)
+	fields := make([]spec.DataField, len(pick))
+	for k, i := range pick {
+		fields[k] = all[i]
+	}
+	for r := range rows {
+		row := make([]any, 0, len(pick))
+		for _, i := range pick {
+			row = append(row, rows[r][i])
+		}
+		rows[r] = row
+	}
+	data, _ := writeRows(t, fields, rows, 12, WriterOptions{Compression: "none"})
+	r, err := OpenReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := r.Read(context.Background(), nil, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, fast := it.rr.(*pqflat.RecordReader); !fast {
+		t.Fatalf("the file is read by %T, not pqflat", it.rr)
+	}
+	it.Release()
+	if err := decodeAll(data, fields); err != nil {
+		t.Fatalf("valid file: %v", err)
+	}
+	for pos := 0; pos < len(data); pos += 3 {
+		for _, x := range []byte{0xA5, 0x01, 0x80} {
+			b := bytes.Clone(data)
+			b[pos] ^= x
+			if err := decodeAll(b, fields); err != nil && !errors.Is(err, spec.ErrCorrupt) {
+				t.Fatalf("byte %d ^ %#x: error %v does not wrap ErrCorrupt", pos, x, err)
+			}
+		}
+	}
 }

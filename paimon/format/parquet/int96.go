@@ -16,6 +16,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/lakeload/lakeload/codec/pqflat"
 )
 
 // INT96 timestamps as Java Paimon writes them.
@@ -148,7 +150,12 @@ func prepareInt96(fr *pqarrow.FileReader, leaves []int) bool {
 // GetRecordReader is fr.GetRecordReader(ctx, leaves, nil) for data files written by any Paimon
 // writer: INT96 columns decode as Java writes them (see above), to Timestamp(ns) as pqarrow would.
 // Every reader of Paimon data files uses it instead of calling fr.GetRecordReader.
+// Files whose columns are all flat and of the types codec/pqflat decodes are read by pqflat, which
+// gives the same batches faster.
 func GetRecordReader(ctx context.Context, fr *pqarrow.FileReader, leaves []int) (pqarrow.RecordReader, error) {
+	if rr, ok := pqflat.NewRecordReader(fr, leaves, nil, memory.DefaultAllocator); ok {
+		return rr, nil
+	}
 	if !prepareInt96(fr, leaves) {
 		return fr.GetRecordReader(ctx, leaves, nil)
 	}
