@@ -445,23 +445,26 @@ func putFloats[T float32 | float64](c *fastColumn, vals []T, valid []byte, vbase
 		size = 4
 	}
 	cs := &c.cs
+	if valid == nil && !(c.dict && !c.fellBack) {
+		// No nulls, PLAIN: copy the Arrow buffer, then one min/max loop.
+		switch v := any(vals).(type) {
+		case []float32:
+			c.vals = append(c.vals, arrow.Float32Traits.CastToBytes(v)...)
+		case []float64:
+			c.vals = append(c.vals, arrow.Float64Traits.CastToBytes(v)...)
+		}
+		for _, v := range vals {
+			cs.addFloat(float64(v))
+		}
+		cs.values += int64(len(vals))
+		c.raw += size * len(vals)
+		return
+	}
 	for k, v := range vals {
 		if !isValid(valid, vbase+k) {
 			continue
 		}
-		x := float64(v)
-		if x != x {
-			cs.nan = true
-		} else if !cs.any {
-			cs.fmin, cs.fmax, cs.any = x, x, true
-		} else {
-			if floatLess(x, cs.fmin) {
-				cs.fmin = x
-			}
-			if floatLess(cs.fmax, x) {
-				cs.fmax = x
-			}
-		}
+		cs.addFloat(float64(v))
 		cs.values++
 		c.raw += size
 		var b uint64
@@ -474,6 +477,22 @@ func putFloats[T float32 | float64](c *fastColumn, vals []T, valid []byte, vbase
 			c.idx = append(c.idx, c.dictIndex(b, size))
 		} else {
 			c.vals = appendLE(c.vals, b, size)
+		}
+	}
+}
+
+// addFloat widens the chunk's min/max (Java's order, -0.0 < +0.0) to x; NaN only sets nan.
+func (cs *chunkStats) addFloat(x float64) {
+	if x != x {
+		cs.nan = true
+	} else if !cs.any {
+		cs.fmin, cs.fmax, cs.any = x, x, true
+	} else {
+		if floatLess(x, cs.fmin) {
+			cs.fmin = x
+		}
+		if floatLess(cs.fmax, x) {
+			cs.fmax = x
 		}
 	}
 }

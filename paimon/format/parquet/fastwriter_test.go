@@ -53,6 +53,8 @@ func diffFields() []spec.DataField {
 		f(22, "emp", typ(spec.VarChar, false)),   // empty strings only
 		f(23, "lng", typ(spec.VarChar, true)),    // > 4096-byte values: no footer min/max
 		f(24, "bools", typ(spec.Boolean, false)), // NOT NULL BOOLEAN
+		f(25, "dd", typ(spec.Double, false)),     // distinct DOUBLE without nulls: PLAIN bulk copy
+		f(26, "ff", typ(spec.Float, false)),      // distinct FLOAT without nulls
 	}
 }
 
@@ -188,6 +190,12 @@ func diffBatch(t testing.TB, fields []spec.DataField, r *rand.Rand, start, n int
 		b.Field(22).(*array.StringBuilder).Append("")
 		sb(23, 50, func() string { return strings.Repeat(string(rune('a'+row%26)), 4000+row%200) })
 		b.Field(24).(*array.BooleanBuilder).Append(row%5 != 0)
+		d := r.NormFloat64() * 1e9
+		if r.IntN(100) == 0 {
+			d = diffFloats[r.IntN(len(diffFloats))]
+		}
+		b.Field(25).(*array.Float64Builder).Append(d)
+		b.Field(26).(*array.Float32Builder).Append(float32(d))
 	}
 	return b.NewRecordBatch()
 }
@@ -388,6 +396,11 @@ func TestFastPathMatchesGeneralPath(t *testing.T) {
 			for _, n := range []string{"city", "dt", "i", "kind"} {
 				if c := chunks[0][col(n)]; !c.dict || !c.rleDic || c.pages != 1 || c.plainPages != 0 {
 					t.Errorf("%s chunk: %+v, want one RLE_DICTIONARY page", n, c)
+				}
+			}
+			for _, n := range []string{"dd", "ff", "id", "seq"} {
+				if c := chunks[0][col(n)]; c.dict || c.plainPages != c.pages {
+					t.Errorf("%s chunk: %+v, want PLAIN pages only", n, c)
 				}
 			}
 			if c := chunks[1][col("fb")]; !c.dict || !c.rleDic || c.plainPages == 0 || c.plainPages == c.pages {
