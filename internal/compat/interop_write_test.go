@@ -64,6 +64,34 @@ func upsertCommits(seed uint64, n, perCommit, keys int) [][]change {
 	return out
 }
 
+// fastPathCommit is one commit of 80,000 rows whose data file the Parquet fast path writes with
+// PLAIN columns in several pages (name), dictionary columns with nulls (city, k), and a
+// dictionary that outgrows 1 MiB after the first batch's sample and falls back to PLAIN (fb).
+func fastPathCommit() []change {
+	r := rand.New(rand.NewPCG(18, 18))
+	cities := []string{"Berlin", "Paris", "Zürich", "東京"}
+	var cs []change
+	for i := 0; i < 80000; i++ {
+		var city, v, k any
+		if r.IntN(5) != 0 {
+			city = cities[r.IntN(len(cities))]
+		}
+		if r.IntN(7) != 0 {
+			v = float64(r.IntN(1_000_000)) / 8
+		}
+		if r.IntN(3) != 0 {
+			k = int32(r.IntN(3))
+		}
+		fb := fmt.Sprintf("fb-%03d-%s", r.IntN(500), "ü")
+		if i >= 66000 {
+			fb = fmt.Sprintf("fb-%06d-%090d", i, i)
+		}
+		name := fmt.Sprintf("name-%06d-%0*d", i, 40+r.IntN(120), r.IntN(1_000_000))
+		cs = append(cs, ins(int64(i), name, city, v, k, fb))
+	}
+	return cs
+}
+
 func writeScenarios() []writeScenario {
 	upsertDef := tableDef{
 		cols: [][2]string{{"dt", "STRING"}, {"id", "BIGINT"}, {"name", "STRING"}, {"v", "BIGINT"}, {"score", "DOUBLE"}},
@@ -71,6 +99,16 @@ func writeScenarios() []writeScenario {
 		options: map[string]string{"bucket": "4"},
 	}
 	return []writeScenario{
+		{
+			name: "append_fast_path_pages",
+			def: tableDef{cols: [][2]string{{"id", "BIGINT"}, {"name", "STRING"}, {"city", "STRING"}, {"v", "DOUBLE"}, {"k", "INT"}, {"fb", "STRING"}},
+				options: map[string]string{"file.format": "parquet"}},
+			commits: [][]change{fastPathCommit()},
+			filters: []filt{
+				{"city", oracle.Eq("city", "Zürich"), func(r []any) bool { return r[2] == "Zürich" }},
+				{"range_id", oracle.Ge("id", 79990), func(r []any) bool { return r[0].(int64) >= 79990 }},
+			},
+		},
 		{
 			name: "append_unaware",
 			def:  tableDef{cols: [][2]string{{"id", "INT"}, {"s", "STRING"}, {"d", "DOUBLE"}}},

@@ -28,6 +28,8 @@ type WriterOptions struct {
 	ZstdLevel int
 	// RowGroupRows caps the rows of one row group; 0 means DefaultRowGroupRows.
 	RowGroupRows int64
+
+	general bool // tests: use the general (arrow-go column writer) path even where the fast path applies
 }
 
 // FileStats describes a finished data file.
@@ -53,6 +55,7 @@ type Writer struct {
 	out       *fileio.CountingWriter
 	schema    *schema.Schema
 	props     []parquet.WriterProperty
+	fast      *fastFile    // non-nil: every column is flat and atomic (fastwriter.go)
 	fw        *file.Writer // created by the first Write (see start) or by Close
 	rgw       file.BufferedRowGroupWriter
 	rgRows    int64
@@ -116,6 +119,11 @@ func NewWriter(w io.Writer, fields []spec.DataField, opts WriterOptions) (*Write
 	if leaves != sc.NumColumns() {
 		return nil, fmt.Errorf("parquet: internal: %d planned leaves for %d columns", leaves, sc.NumColumns())
 	}
+	if fastSupported(fields, sc) && !opts.general {
+		if wr.fast, err = newFastFile(wr.out, fields, sc, props, codec, level); err != nil {
+			return nil, err
+		}
+	}
 	return wr, nil
 }
 
@@ -166,6 +174,11 @@ func (w *Writer) write(rec arrow.RecordBatch) error {
 		if err := checkArrowType(f.Type, rec.Column(i).DataType()); err != nil {
 			return fmt.Errorf("parquet: column %d (%q): %w", i, f.Name, err)
 		}
+	}
+	if w.fast != nil {
+		n, err := w.fast.write(rec, w.maxRG)
+		w.rows += n
+		return err
 	}
 	if w.fw == nil {
 		if err := w.start(rec); err != nil {
@@ -236,6 +249,16 @@ func (w *Writer) Close() (FileStats, error) {
 	w.closed = true
 	if w.err != nil {
 		return FileStats{}, w.err
+	}
+	if w.fast != nil {
+		if err := w.fast.close(); err != nil {
+			return FileStats{}, err
+		}
+		st := FileStats{RowCount: w.rows, FileSize: w.out.N, Columns: make([]ColumnStats, len(w.fast.cols))}
+		for i, c := range w.fast.cols {
+			st.Columns[i] = c.stats.result()
+		}
+		return st, nil
 	}
 	if w.fw == nil {
 		if err := w.start(nil); err != nil {
