@@ -669,6 +669,17 @@ func (c *fastColumn) parquetStats() (metadata.EncodedStatistics, error) {
 	return st, nil
 }
 
+// foldRange merges the chunk's integer range into a collector's (any: the collector has one).
+func foldRange(any *bool, lo, hi *int64, cs *chunkStats) {
+	switch {
+	case !cs.any:
+	case !*any:
+		*lo, *hi, *any = cs.imin, cs.imax, true
+	default:
+		*lo, *hi = min(*lo, cs.imin), max(*hi, cs.imax)
+	}
+}
+
 // foldStats merges the chunk's statistics into the file's Paimon statistics (stats.go semantics).
 func (c *fastColumn) foldStats() {
 	cs := &c.cs
@@ -679,22 +690,10 @@ func (c *fastColumn) foldStats() {
 		p.hasTrue = p.hasTrue || cs.hasTrue
 	case *intCollector:
 		p.nulls += cs.nulls
-		if cs.any {
-			if !p.any {
-				p.min, p.max, p.any = cs.imin, cs.imax, true
-			} else {
-				p.min, p.max = min(p.min, cs.imin), max(p.max, cs.imax)
-			}
-		}
+		foldRange(&p.any, &p.min, &p.max, cs)
 	case *timestampCollector:
 		p.nulls += cs.nulls
-		if cs.any {
-			if !p.any {
-				p.min, p.max, p.any = cs.imin, cs.imax, true
-			} else {
-				p.min, p.max = min(p.min, cs.imin), max(p.max, cs.imax)
-			}
-		}
+		foldRange(&p.any, &p.min, &p.max, cs)
 	case *floatCollector:
 		p.nulls += cs.nulls
 		p.nan = p.nan || cs.nan

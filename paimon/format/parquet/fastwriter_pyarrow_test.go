@@ -13,21 +13,18 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/lakeload/lakeload/internal/oracle"
 )
 
-// pyarrowInterpreter is $LAKELOAD_PY, else the first existing of ~/.cache/lakeload/venv and
-// pyarrowPython; "" if none.
+// pyarrowInterpreter is the oracles' Python (oracle.Python: $LAKELOAD_PY, else the repository's or
+// the cache's venv), which has pyarrow; "" if none.
 func pyarrowInterpreter() string {
-	if py := os.Getenv("LAKELOAD_PY"); py != "" {
-		return py
+	py, err := oracle.Python(filepath.Join("..", "..", ".."))
+	if err != nil {
+		return ""
 	}
-	home, _ := os.UserHomeDir()
-	for _, p := range []string{filepath.Join(home, ".cache", "lakeload", "venv", "bin", "python"), pyarrowPython} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
+	return py
 }
 
 // pyarrowCells reads a file with pyarrow and prints each column's values as pyCell renders them,

@@ -19,8 +19,6 @@ import (
 	"github.com/lakeload/lakeload/paimon/spec"
 )
 
-const pyarrowPython = "/root/.cache/lakeload-venv/bin/python"
-
 // pyarrowDump reads a Parquet file with pyarrow and prints, per column, its Arrow type and its
 // values in a canonical JSON form (temporal values as integers of their unit).
 const pyarrowDump = `
