@@ -5,7 +5,8 @@
 //
 // Writer has two encoders behind one API, chosen per file by NewWriter. When every field is a flat
 // atomic column of physical type BOOLEAN, INT32, INT64, FLOAT, DOUBLE or BYTE_ARRAY (everything but
-// DECIMAL, TIMESTAMP p>6 and ARRAY/MAP/MULTISET/ROW) the fast path (fastwriter.go) encodes the
+// DECIMAL, TIMESTAMP p>6 and ARRAY/MAP/MULTISET/ROW) the fast path (fastwriter.go: the file and its
+// row groups; fastcolumn.go: a column's pages; faststats.go: its statistics) encodes the
 // pages itself: values straight from the Arrow buffers into PLAIN or dictionary pages
 // (rlehybrid.go for levels and indices, thriftcompact.go for page headers, arrow-go's metadata
 // builders for the footer), taking Paimon's and the footer's statistics in the same pass. Every

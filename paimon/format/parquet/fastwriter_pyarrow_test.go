@@ -13,19 +13,26 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-
-	"github.com/lakeload/lakeload/internal/oracle"
 )
 
-// pyarrowInterpreter is the oracles' Python (oracle.Python: $LAKELOAD_PY, else the repository's or
-// the cache's venv), which has pyarrow; "" if none.
+// pyarrowInterpreter is the oracles' Python, which has pyarrow: $LAKELOAD_PY, else the cache's venv
+// ($LAKELOAD_CACHE or ~/.cache/lakeload); "" if none. (This package may not import internal/oracle.)
 func pyarrowInterpreter() string {
-	py, err := oracle.Python(filepath.Join("..", "..", ".."))
-	if err != nil {
-		return ""
+	if py := os.Getenv("LAKELOAD_PY"); py != "" {
+		return py
 	}
-	return py
+	cache := os.Getenv("LAKELOAD_CACHE")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache", "lakeload")
+	}
+	if py := filepath.Join(cache, "venv", "bin", "python"); fileExists(py) {
+		return py
+	}
+	return ""
 }
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // pyarrowCells reads a file with pyarrow and prints each column's values as pyCell renders them,
 // plus each row group's footer statistics as pyarrow decodes them.
