@@ -81,7 +81,7 @@ func (v *pendingView) locations(sel []int64) (bs, rs []int32) {
 }
 
 // gather returns column c at rows sel (global indexes), given their locations (bs, rs from
-// locations; both may be nil when there is one batch: rs is then sel itself).
+// locations; nil only when sel is a contiguous run of one batch, which is sliced).
 func (v *pendingView) gather(ctx context.Context, c int, sel []int64, bs, rs []int32) (arrow.Array, error) {
 	one := len(v.recs) == 1
 	if one && contiguous(sel) {
@@ -104,12 +104,6 @@ func (v *pendingView) gather(ctx context.Context, c int, sel []int64, bs, rs []i
 			return nil, err
 		}
 		return takeIndexes(ctx, all, sel)
-	}
-	if one && rs == nil { // one batch: the global index is the row in it
-		bs, rs = make([]int32, len(sel)), make([]int32, len(sel))
-		for i, r := range sel {
-			rs[i] = int32(r)
-		}
 	}
 	if direct {
 		return v.gatherBinary(c, first.DataType(), bs, rs), nil

@@ -73,7 +73,7 @@ func TestGatherEqualsConcatenateTake(t *testing.T) {
 }
 
 // gatherMatchesTake checks pendingView.gather over recs against a take from their concatenation,
-// for random rows in random order (a primary-key bucket's key order), with and without locations.
+// for random rows in random order (a primary-key bucket's key order).
 func gatherMatchesTake(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBatch, rng *rand.Rand) {
 	t.Helper()
 	v := newPendingView(recs)
@@ -106,23 +106,14 @@ func gatherMatchesTake(t *testing.T, schema *arrow.Schema, recs []arrow.RecordBa
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, loc := range []bool{true, false} {
-			if !loc && len(recs) > 1 {
-				continue // several batches: callers always pass locations
-			}
-			gbs, grs := bs, rs
-			if !loc {
-				gbs, grs = nil, nil
-			}
-			got, err := v.gather(ctx, c, sel, gbs, grs)
-			if err != nil {
-				t.Fatalf("%d batch(es), column %s: %v", len(recs), schema.Field(c).Name, err)
-			}
-			if !array.Equal(want, got) {
-				t.Errorf("%d batch(es), locations %v, column %s: gather\n%v\nwant\n%v", len(recs), loc, schema.Field(c).Name, got, want)
-			}
-			got.Release()
+		got, err := v.gather(ctx, c, sel, bs, rs)
+		if err != nil {
+			t.Fatalf("%d batch(es), column %s: %v", len(recs), schema.Field(c).Name, err)
 		}
+		if !array.Equal(want, got) {
+			t.Errorf("%d batch(es), column %s: gather\n%v\nwant\n%v", len(recs), schema.Field(c).Name, got, want)
+		}
+		got.Release()
 		want.Release()
 	}
 }
