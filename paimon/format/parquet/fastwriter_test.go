@@ -204,29 +204,13 @@ func diffBatch(t testing.TB, fields []spec.DataField, r *rand.Rand, start, n int
 func writeBoth(t *testing.T, fields []spec.DataField, batches []arrow.RecordBatch, opts WriterOptions) (fast, general []byte, fs, gs FileStats) {
 	t.Helper()
 	write := func(general bool) ([]byte, FileStats) {
-		var buf bytes.Buffer
 		o := opts
 		o.general = general
-		w, err := NewWriter(&buf, fields, o)
-		if err != nil {
-			t.Fatal(err)
+		data, st, fastPath := writeBatches(t, fields, batches, o)
+		if fastPath == general {
+			t.Fatalf("general=%v but fast path=%v", general, fastPath)
 		}
-		if (w.fast != nil) == general {
-			t.Fatalf("general=%v but fast path=%v", general, w.fast != nil)
-		}
-		for _, rec := range batches {
-			if err := w.Write(rec); err != nil {
-				t.Fatal(err)
-			}
-		}
-		st, err := w.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.FileSize != int64(buf.Len()) {
-			t.Fatalf("FileSize %d, wrote %d", st.FileSize, buf.Len())
-		}
-		return buf.Bytes(), st
+		return data, st
 	}
 	fast, fs = write(false)
 	general, gs = write(true)

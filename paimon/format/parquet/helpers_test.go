@@ -58,16 +58,27 @@ func buildRecord(t testing.TB, fields []spec.DataField, rows [][]any) arrow.Reco
 // writeRows writes rows in batches of batch rows and returns the file bytes and stats.
 func writeRows(t testing.TB, fields []spec.DataField, rows [][]any, batch int, opts WriterOptions) ([]byte, FileStats) {
 	t.Helper()
+	var recs []arrow.RecordBatch
+	for off := 0; off < len(rows); off += batch {
+		rec := buildRecord(t, fields, rows[off:min(off+batch, len(rows))])
+		defer rec.Release()
+		recs = append(recs, rec)
+	}
+	data, st, _ := writeBatches(t, fields, recs, opts)
+	return data, st
+}
+
+// writeBatches writes the batches as one file and returns its bytes, its stats and whether the
+// fast path wrote it; FileStats.FileSize must be the bytes written.
+func writeBatches(t testing.TB, fields []spec.DataField, batches []arrow.RecordBatch, opts WriterOptions) ([]byte, FileStats, bool) {
+	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, fields, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for off := 0; off < len(rows); off += batch {
-		rec := buildRecord(t, fields, rows[off:min(off+batch, len(rows))])
-		err := w.Write(rec)
-		rec.Release()
-		if err != nil {
+	for _, rec := range batches {
+		if err := w.Write(rec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -78,7 +89,7 @@ func writeRows(t testing.TB, fields []spec.DataField, rows [][]any, batch int, o
 	if st.FileSize != int64(buf.Len()) {
 		t.Fatalf("FileSize %d, wrote %d bytes", st.FileSize, buf.Len())
 	}
-	return buf.Bytes(), st
+	return buf.Bytes(), st, w.fast != nil
 }
 
 // readRows reads every row of the file as Datums of fields (matched by position in the file).
