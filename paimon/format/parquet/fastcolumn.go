@@ -206,11 +206,7 @@ func putInts[T int32 | int64](c *fastColumn, vals []T, valid []byte, vbase int) 
 		for _, v := range vals[1:] {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		if !cs.any {
-			cs.imin, cs.imax, cs.any = int64(lo), int64(hi), true
-		} else {
-			cs.imin, cs.imax = min(cs.imin, int64(lo)), max(cs.imax, int64(hi))
-		}
+		widenRange(&cs.any, &cs.imin, &cs.imax, int64(lo), int64(hi))
 		cs.values += int64(len(vals))
 		c.raw += size * len(vals)
 		return

@@ -98,13 +98,18 @@ func (c *fastColumn) parquetStats() (metadata.EncodedStatistics, error) {
 
 // foldRange merges the chunk's integer range into a collector's (any: the collector has one).
 func foldRange(any *bool, lo, hi *int64, cs *chunkStats) {
-	switch {
-	case !cs.any:
-	case !*any:
-		*lo, *hi, *any = cs.imin, cs.imax, true
-	default:
-		*lo, *hi = min(*lo, cs.imin), max(*hi, cs.imax)
+	if cs.any {
+		widenRange(any, lo, hi, cs.imin, cs.imax)
 	}
+}
+
+// widenRange widens the range [*lo, *hi] to hold [a, b] (any: the range has values yet).
+func widenRange(any *bool, lo, hi *int64, a, b int64) {
+	if !*any {
+		*lo, *hi, *any = a, b, true
+		return
+	}
+	*lo, *hi = min(*lo, a), max(*hi, b)
 }
 
 // foldStats merges the chunk's statistics into the file's Paimon statistics (stats.go semantics).
