@@ -23,6 +23,8 @@ type fastColumn struct {
 	nullable bool
 	useDict  bool // file-level choice: chunks start dictionary-encoded
 	stats    collector
+	mirror   *fastColumn // the earlier column this one repeats (fastmirror.go); nil: encoded on its own
+	mirrorAt int         // mirror's index in the file
 
 	// current chunk
 	dict      bool // dictionary active (until fallback)
@@ -346,15 +348,19 @@ func (c *fastColumn) flushPage(f *fastFile) {
 
 // finishChunk writes the chunk (dictionary page first) to the file, fills its metadata and
 // statistics, and folds its statistics into the file's.
+// The chunk's buffers stay until resetChunk, so that a mirror column can write them again.
 func (c *fastColumn) finishChunk(f *fastFile, cc *metadata.ColumnChunkMetaDataBuilder) error {
-	c.flushPage(f)
+	s := c.chunk()
+	if s == c {
+		c.flushPage(f)
+	}
 	start := f.out.N
-	info := metadata.ChunkMetaInfo{NumValues: c.slots, IndexPageOffset: -1, DataPageOffset: start}
+	info := metadata.ChunkMetaInfo{NumValues: s.slots, IndexPageOffset: -1, DataPageOffset: start}
 	var enc metadata.EncodingStats
-	enc.DataEncodingStats = c.dataEnc
-	if c.dict {
-		comp := f.compress(c.dictBuf)
-		hdr := appendDictPageHeader(nil, len(c.dictBuf), len(comp), c.dictN)
+	enc.DataEncodingStats = s.dataEnc
+	if s.dict {
+		comp := f.compress(s.dictBuf)
+		hdr := appendDictPageHeader(nil, len(s.dictBuf), len(comp), s.dictN)
 		if _, err := f.out.Write(hdr); err != nil {
 			return err
 		}
@@ -364,23 +370,22 @@ func (c *fastColumn) finishChunk(f *fastFile, cc *metadata.ColumnChunkMetaDataBu
 		info.DictPageOffset = start
 		info.DataPageOffset = f.out.N
 		info.CompressedSize = int64(len(hdr) + len(comp))
-		info.UncompressedSize = int64(len(hdr) + len(c.dictBuf))
+		info.UncompressedSize = int64(len(hdr) + len(s.dictBuf))
 		enc.DictEncodingStats = map[parquet.Encoding]int32{parquet.Encodings.Plain: 1}
 	}
-	if _, err := f.out.Write(c.data); err != nil {
+	if _, err := f.out.Write(s.data); err != nil {
 		return err
 	}
-	info.CompressedSize += int64(len(c.data))
-	info.UncompressedSize += c.dataRaw
-	if st, err := c.parquetStats(); err != nil {
+	info.CompressedSize += int64(len(s.data))
+	info.UncompressedSize += s.dataRaw
+	if st, err := c.parquetStats(&s.cs); err != nil {
 		return err
 	} else if st.IsSet() {
 		cc.SetStats(st)
 	}
-	if err := cc.Finish(info, c.dict, c.fellBack, enc); err != nil {
+	if err := cc.Finish(info, s.dict, s.fellBack, enc); err != nil {
 		return err
 	}
-	c.foldStats()
-	c.resetChunk()
+	c.foldStats(&s.cs)
 	return nil
 }

@@ -54,13 +54,12 @@ func setBytes(dst, v []byte) []byte {
 	return append(dst[:0], v...)
 }
 
-// parquetStats are the chunk's footer statistics, made by arrow-go's own statistics type from the
+// parquetStats are the footer statistics of a chunk of c's with statistics cs, made by arrow-go's own statistics type from the
 // chunk's min/max so that they are exactly what the general path writes.
-func (c *fastColumn) parquetStats() (metadata.EncodedStatistics, error) {
+func (c *fastColumn) parquetStats(cs *chunkStats) (metadata.EncodedStatistics, error) {
 	ts := metadata.NewStatistics(c.descr, memory.DefaultAllocator)
-	ts.IncNulls(c.cs.nulls)
-	ts.IncNumValues(c.cs.values)
-	cs := &c.cs
+	ts.IncNulls(cs.nulls)
+	ts.IncNumValues(cs.values)
 	switch s := ts.(type) {
 	case *metadata.BooleanStatistics:
 		if cs.hasFalse || cs.hasTrue {
@@ -112,9 +111,8 @@ func widenRange(any *bool, lo, hi *int64, a, b int64) {
 	*lo, *hi = min(*lo, a), max(*hi, b)
 }
 
-// foldStats merges the chunk's statistics into the file's Paimon statistics (stats.go semantics).
-func (c *fastColumn) foldStats() {
-	cs := &c.cs
+// foldStats merges a chunk's statistics into the file's Paimon statistics (stats.go semantics).
+func (c *fastColumn) foldStats(cs *chunkStats) {
 	switch p := c.stats.(type) {
 	case *boolCollector:
 		p.nulls += cs.nulls

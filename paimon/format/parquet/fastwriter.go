@@ -96,8 +96,11 @@ func newFastFile(out *fileio.CountingWriter, fields []spec.DataField, sc *schema
 // whose values it would not shrink (dictionaryPays, as the general path decides).
 func (f *fastFile) start(first arrow.RecordBatch) error {
 	if first != nil {
+		f.findMirrors(first)
 		for i, c := range f.cols {
-			if pays, decided := dictionaryPays(first.Column(i)); decided && !pays {
+			if c.mirror != nil {
+				c.useDict = c.mirror.useDict
+			} else if pays, decided := dictionaryPays(first.Column(i)); decided && !pays {
 				c.useDict = false
 			}
 		}
@@ -119,6 +122,7 @@ func (f *fastFile) write(rec arrow.RecordBatch, maxRG int64) (int64, error) {
 			return 0, err
 		}
 	}
+	f.keepMirrors(rec)
 	for i, c := range f.cols {
 		if !c.nullable && rec.Column(i).NullN() > 0 {
 			return 0, fmt.Errorf("parquet: column %q: null value in NOT NULL column", c.descr.Name())
@@ -128,6 +132,9 @@ func (f *fastFile) write(rec arrow.RecordBatch, maxRG int64) (int64, error) {
 	for off := int64(0); off < rec.NumRows(); {
 		n := min(rec.NumRows()-off, maxRG-f.rgRows)
 		for i, c := range f.cols {
+			if c.mirror != nil {
+				continue
+			}
 			if err := c.write(rec.Column(i), int(off), int(n), f); err != nil {
 				return written, fmt.Errorf("parquet: column %q: %w", c.descr.Name(), err)
 			}
@@ -151,6 +158,9 @@ func (f *fastFile) flushRowGroup() error {
 		if err := c.finishChunk(f, rg.NextColumnChunk()); err != nil {
 			return fmt.Errorf("parquet: column %q: %w", c.descr.Name(), err)
 		}
+	}
+	for _, c := range f.cols {
+		c.resetChunk()
 	}
 	rg.SetNumRows(int(f.rgRows))
 	if err := rg.Finish(0, f.ordinal); err != nil {
