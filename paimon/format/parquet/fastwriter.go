@@ -89,6 +89,7 @@ func newFastFile(out *fileio.CountingWriter, fields []spec.DataField, sc *schema
 		c.useDict = c.descr.PhysicalType() != parquet.Types.Boolean
 		f.cols = append(f.cols, c)
 	}
+	f.takeBufs()
 	return f, nil
 }
 
@@ -195,6 +196,7 @@ func (f *fastFile) close() error {
 	if _, err := f.out.Write(append(tail, parMagic...)); err != nil {
 		return fmt.Errorf("parquet: %w", err)
 	}
+	f.releaseBufs()
 	return nil
 }
 
