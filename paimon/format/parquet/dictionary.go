@@ -133,22 +133,21 @@ func countBytes(lc *linearCounter, a arrow.Array, n int, value func(int) []byte)
 // within a few percent up to dictionarySample values).
 type linearCounter struct {
 	bits [1 << 10]uint64
+	set  int // bits set
 	n    int
 }
 
 func (c *linearCounter) add(h uint64) {
 	b := h >> 48
-	c.bits[b>>6] |= 1 << (b & 63)
+	w := &c.bits[b>>6]
+	c.set += int(*w>>(b&63)&1 ^ 1)
+	*w |= 1 << (b & 63)
 	c.n++
 }
 
 func (c *linearCounter) estimate() int {
 	const m = float64(len(c.bits) * 64)
-	set := 0
-	for _, w := range c.bits {
-		set += bits.OnesCount64(w)
-	}
-	zero := m - float64(set)
+	zero := m - float64(c.set)
 	if zero == 0 {
 		return c.n
 	}

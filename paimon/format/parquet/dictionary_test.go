@@ -150,3 +150,26 @@ func TestDictionaryEarlyStopDecidesAsFullPass(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearCounterKeepsSetBits: the counter's running count of set bits (what estimate reads) is
+// the bitmap's population count, whether a hash sets a new bit or one already set.
+func TestLinearCounterKeepsSetBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 18))
+	var lc linearCounter
+	for i := range 200_000 {
+		h := r.Uint64()
+		if i%3 == 0 {
+			h = uint64(r.IntN(50)) << 48 // repeats
+		}
+		lc.add(h)
+		if i%997 == 0 || i == 199_999 {
+			set := 0
+			for _, w := range lc.bits {
+				set += bits.OnesCount64(w)
+			}
+			if lc.set != set {
+				t.Fatalf("after %d adds: %d bits counted, %d set", i+1, lc.set, set)
+			}
+		}
+	}
+}
