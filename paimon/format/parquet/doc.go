@@ -10,8 +10,12 @@
 // pages itself: values straight from the Arrow buffers into PLAIN or dictionary pages
 // (rlehybrid.go for levels and indices, thriftcompact.go for page headers, arrow-go's metadata
 // builders for the footer), taking Paimon's and the footer's statistics in the same pass. Every
-// other file goes through arrow-go's column writers (physical.go, levels.go). Both write the same
-// schema, row groups, encodings' choice and footer statistics; the fast path writes no page-level
+// other file goes through arrow-go's column writers (physical.go, levels.go). On the fast path a
+// column given the very same Arrow array as an earlier column of the same leaf type (a primary-key
+// table's _KEY_ column and its value column) repeats that column's pages (fastmirror.go) until a
+// batch gives it another array, and a closed file hands its buffers to the next (fastpool.go).
+// Both paths write the same schema, row groups, encodings' choice and footer statistics; the fast
+// path writes no page-level
 // statistics in data page headers (no reader of Paimon files uses them) and no cost-based
 // dictionary fallback for uncompressed files (the dictionary falls back only when it reaches 1 MiB).
 //
