@@ -15,9 +15,9 @@
 // table's _KEY_ column and its value column) repeats that column's pages (fastmirror.go) until a
 // batch gives it another array, and a closed file hands its buffers to the next (fastpool.go).
 // Both paths write the same schema, row groups, encodings' choice and footer statistics; the fast
-// path writes no page-level
-// statistics in data page headers (no reader of Paimon files uses them) and no cost-based
-// dictionary fallback for uncompressed files (the dictionary falls back only when it reaches 1 MiB).
+// path writes no page-level statistics in data page headers (no reader of Paimon files uses them)
+// and no cost-based dictionary fallback for uncompressed files (the dictionary falls back only
+// when it reaches 1 MiB).
 //
 // Invariants:
 //   - Writer emits only PLAIN and dictionary (PLAIN/RLE_DICTIONARY) value encodings, RLE levels,
