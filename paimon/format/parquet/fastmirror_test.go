@@ -43,18 +43,23 @@ func mirrorBatch(t *testing.T, fields []spec.DataField, base arrow.RecordBatch, 
 			cols = append(cols, c)
 			continue
 		}
-		data := c.Data()
-		bufs := make([]*memory.Buffer, len(data.Buffers()))
-		for i, b := range data.Buffers() {
-			if b != nil {
-				bufs[i] = memory.NewBufferBytes(bytes.Clone(b.Bytes()))
-			}
-		}
-		cp := array.MakeFromData(array.NewData(data.DataType(), data.Len(), bufs, nil, data.NullN(), data.Offset()))
+		cp := copyArray(c)
 		defer cp.Release()
 		cols = append(cols, cp)
 	}
 	return array.NewRecordBatch(sc, cols, base.NumRows())
+}
+
+// copyArray is another array holding a's values in buffers of its own.
+func copyArray(a arrow.Array) arrow.Array {
+	data := a.Data()
+	bufs := make([]*memory.Buffer, len(data.Buffers()))
+	for i, b := range data.Buffers() {
+		if b != nil {
+			bufs[i] = memory.NewBufferBytes(bytes.Clone(b.Bytes()))
+		}
+	}
+	return array.MakeFromData(array.NewData(data.DataType(), data.Len(), bufs, nil, data.NullN(), data.Offset()))
 }
 
 // writeMirrored writes batches through the fast path and returns the file, its statistics and the
@@ -226,6 +231,36 @@ func chunkMeta(t *testing.T, data []byte) []string {
 	return out
 }
 
+// twoColumns writes the batches of k and v (one pair of arrays per batch) into a file of fields
+// k and v, and again with v copied, and fails unless the files and their FileStats match. It
+// returns the columns that mirrored another at the end.
+func twoColumns(t *testing.T, fields []spec.DataField, ks, vs []arrow.Array) []string {
+	t.Helper()
+	sc, err := arrowconv.ArrowSchema(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var given, copied []arrow.RecordBatch
+	for i := range ks {
+		n := int64(ks[i].Len())
+		both := array.NewRecordBatch(sc, []arrow.Array{ks[i], vs[i]}, n)
+		defer both.Release()
+		given = append(given, both)
+		cp := copyArray(vs[i])
+		defer cp.Release()
+		twice := array.NewRecordBatch(sc, []arrow.Array{ks[i], cp}, n)
+		defer twice.Release()
+		copied = append(copied, twice)
+	}
+	got, gs, mirrors := writeMirrored(t, fields, given)
+	want, ws, _ := writeMirrored(t, fields, copied)
+	sameFile(t, got, want)
+	if fmt.Sprintf("%#v", gs) != fmt.Sprintf("%#v", ws) {
+		t.Fatalf("FileStats differ:\nmirrored %#v\ntwice    %#v", gs, ws)
+	}
+	return mirrors
+}
+
 // TestMirrorNeedsTheSameLeaf: the same array in a NOT NULL and a nullable column is encoded twice
 // (the nullable one has definition levels), as copies of it would be.
 func TestMirrorNeedsTheSameLeaf(t *testing.T) {
@@ -233,32 +268,16 @@ func TestMirrorNeedsTheSameLeaf(t *testing.T) {
 		{ID: 0, Name: "req", Type: typ(spec.BigInt, false)},
 		{ID: 1, Name: "opt", Type: typ(spec.BigInt, true)},
 	}
-	sc, err := arrowconv.ArrowSchema(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
 	b := array.NewInt64Builder(memory.DefaultAllocator)
 	defer b.Release()
 	for i := range 5000 {
 		b.Append(int64(i * i))
 	}
-	a, c := b.NewInt64Array(), (*array.Int64)(nil)
+	a := b.NewArray()
 	defer a.Release()
-	for i := range 5000 {
-		b.Append(int64(i * i))
-	}
-	c = b.NewInt64Array()
-	defer c.Release()
-	same := array.NewRecordBatch(sc, []arrow.Array{a, a}, 5000)
-	copies := array.NewRecordBatch(sc, []arrow.Array{a, c}, 5000)
-	defer same.Release()
-	defer copies.Release()
-	got, _, mirrors := writeMirrored(t, fields, []arrow.RecordBatch{same})
-	want, _, _ := writeMirrored(t, fields, []arrow.RecordBatch{copies})
-	if len(mirrors) != 0 {
+	if mirrors := twoColumns(t, fields, []arrow.Array{a}, []arrow.Array{a}); len(mirrors) != 0 {
 		t.Fatalf("mirrors across leaf types: %v", mirrors)
 	}
-	sameFile(t, got, want)
 }
 
 // TestMirrorEndsWithOwnStatistics: once a mirror ends, new extremes of either column do not
@@ -268,31 +287,15 @@ func TestMirrorEndsWithOwnStatistics(t *testing.T) {
 		{ID: 0, Name: "k", Type: typ(spec.VarChar, false)},
 		{ID: 1, Name: "v", Type: typ(spec.VarChar, false)},
 	}
-	sc, err := arrowconv.ArrowSchema(fields)
-	if err != nil {
-		t.Fatal(err)
-	}
 	str := func(vs ...string) arrow.Array {
 		b := array.NewStringBuilder(memory.DefaultAllocator)
 		defer b.Release()
 		b.AppendValues(vs, nil)
 		return b.NewArray()
 	}
-	first, firstCopy := str("m", "n"), str("m", "n")
-	k2, v2 := str("a", "z"), str("b", "y")
-	for _, a := range []arrow.Array{first, firstCopy, k2, v2} {
+	first, k2, v2 := str("m", "n"), str("a", "z"), str("b", "y")
+	for _, a := range []arrow.Array{first, k2, v2} {
 		defer a.Release()
 	}
-	rec := func(k, v arrow.Array) arrow.RecordBatch { return array.NewRecordBatch(sc, []arrow.Array{k, v}, 2) }
-	mirrored := []arrow.RecordBatch{rec(first, first), rec(k2, v2)}
-	twice := []arrow.RecordBatch{rec(first, firstCopy), rec(k2, v2)}
-	for _, b := range append(mirrored, twice...) {
-		defer b.Release()
-	}
-	got, gs, _ := writeMirrored(t, fields, mirrored)
-	want, ws, _ := writeMirrored(t, fields, twice)
-	sameFile(t, got, want)
-	if fmt.Sprintf("%#v", gs) != fmt.Sprintf("%#v", ws) {
-		t.Fatalf("FileStats differ:\nmirrored %#v\ntwice    %#v", gs, ws)
-	}
+	twoColumns(t, fields, []arrow.Array{first, k2}, []arrow.Array{first, v2})
 }
