@@ -19,9 +19,9 @@ type Runner func(fns []func() error) error
 type RecordsOptions struct {
 	// BatchSize is the most rows per batch; <= 0 means 8192.
 	BatchSize int
-	// Parallel, if set, decodes up to Workers splits at a time through it. Batches still reach fn
-	// in plan order, one call at a time: the first split of each group of Workers streams to fn,
-	// the output of the others is held in memory until the whole group is decoded.
+	// Parallel, if set, decodes up to Workers splits at a time through it (parallelRecords).
+	// Batches still reach fn in plan order, one call at a time; a split decoded ahead of its turn
+	// is held in memory, at most Workers+1 splits ahead of the output.
 	Parallel Runner
 	// Workers is how many splits are decoded together when Parallel is set (< 2: no parallelism).
 	Workers int
@@ -71,50 +71,7 @@ func RecordsWith(ctx context.Context, t *table.Table, plan *Plan, o RecordsOptio
 		}
 		return nil
 	}
-	// Splits are decoded workers at a time, each by its own Reader (a Reader is not safe for
-	// concurrent use); all but the group's first into per-split buffers, emitted in plan order
-	// once the group is done (Parallel has returned, so fn is never called concurrently).
-	for lo := 0; lo < len(plan.Splits); lo += workers {
-		group := plan.Splits[lo:min(lo+workers, len(plan.Splits))]
-		bufs := make([][]arrow.RecordBatch, len(group))
-		fns := make([]func() error, len(group))
-		for i, s := range group {
-			fns[i] = func() error {
-				r, err := NewReader(t, plan.Schema)
-				if err != nil {
-					return err
-				}
-				if err := r.Select(o.Columns); err != nil {
-					return err
-				}
-				emit := func(rec arrow.RecordBatch) error {
-					rec.Retain()
-					bufs[i] = append(bufs[i], rec)
-					return nil
-				}
-				if i == 0 {
-					// The group's first split streams: nothing precedes it, and no other function
-					// of this group calls fn.
-					emit = fn
-				}
-				return r.splitRecords(ctx, s, r.columnarMergeSpec(schema), schema, o.BatchSize, emit)
-			}
-		}
-		err := o.Parallel(fns)
-		for i, b := range bufs {
-			for _, rec := range b {
-				if err == nil {
-					err = fn(rec)
-				}
-				rec.Release()
-			}
-			bufs[i] = nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return parallelRecords(ctx, t, plan, o, schema, fn)
 }
 
 // splitRecords reads split s as Arrow batches of schema sc: through readSplitColumnar when the

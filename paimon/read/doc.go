@@ -22,5 +22,6 @@
 //     comparators, same order and winners as mergetree.Merge) when every file has the reading
 //     schema and no deletion vector; otherwise the row path merges. Either way the output equals
 //     ReadSplit's. With RecordsOptions.Parallel splits decode concurrently (started by the caller's
-//     Runner; this package starts no goroutines) and batches still come in plan order.
+//     Runner; this package starts no goroutines) and batches still come in plan order, to one
+//     call of fn at a time, with at most Workers+1 splits decoded ahead of the output.
 package read
