@@ -1,10 +1,8 @@
 package write
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -221,85 +219,19 @@ func int64Keys(all *pendingView, c int, sel []int64) ([]int64, bool) {
 
 // dedupKeys is foldColumnar for one non-null BIGINT key (keyVals[i] is the key of row sel[i]): rows
 // sorted by (key, sequence number), the last row of each key kept, as mergetree.Fold does for the
-// deduplicate engine without ignore-delete.
+// deduplicate engine without ignore-delete. The order comes from stable radix sorts: by sequence
+// number (skipped when the rows arrive in sequence order, as Write gives them; load's write tasks
+// interleave runs of their own), then by key.
 func dedupKeys(keyVals, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any) {
-	if increasing(seqs) {
-		return dedupRadix(keyVals, sel, seqs, kinds)
-	}
-	type entry struct {
-		key, seq int64
-		pos      int
-	}
-	es := make([]entry, len(sel))
-	for i := range sel {
-		es[i] = entry{keyVals[i], seqs[i], i}
-	}
-	slices.SortFunc(es, func(a, b entry) int {
-		if c := cmp.Compare(a.key, b.key); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.seq, b.seq)
-	})
-	var osel, oseq []int64
-	var okind []spec.RowKind
-	var keys [][]any
-	for i, e := range es {
-		if i+1 < len(es) && es[i+1].key == e.key {
-			continue // a later row of the same key wins
-		}
-		osel = append(osel, sel[e.pos])
-		oseq = append(oseq, e.seq)
-		okind = append(okind, kinds[e.pos])
-		keys = append(keys, []any{e.key})
-	}
-	return osel, oseq, okind, keys
-}
-
-// increasing reports whether s is strictly increasing (rows in sequence-number order, as Write gives them).
-func increasing(s []int64) bool {
-	for i := 1; i < len(s); i++ {
-		if s[i] <= s[i-1] {
-			return false
-		}
-	}
-	return true
-}
-
-// dedupRadix is dedupKeys for rows whose sequence numbers increase with their position: a stable
-// radix sort by key alone then orders each key's rows by sequence number, and the last row of each
-// key is kept. Digit positions where every key has the same byte are skipped.
-func dedupRadix(keyVals, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []int64, []spec.RowKind, [][]any) {
 	n := len(keyVals)
-	ukey := make([]uint64, n) // keys in unsigned order: the sign bit flipped
-	for i, k := range keyVals {
-		ukey[i] = uint64(k) ^ (1 << 63)
-	}
 	perm, tmp := make([]int32, n), make([]int32, n)
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	var count [256]int
-	for shift := uint(0); shift < 64; shift += 8 {
-		clear(count[:])
-		for _, k := range ukey {
-			count[(k>>shift)&0xff]++
-		}
-		if n == 0 || count[(ukey[0]>>shift)&0xff] == n {
-			continue // every key has this byte: the pass would not move a row
-		}
-		pos := 0
-		for d := range count {
-			c := count[d]
-			count[d] = pos
-			pos += c
-		}
-		for _, p := range perm {
-			d := (ukey[p] >> shift) & 0xff
-			tmp[count[d]] = p
-			count[d]++
-		}
-		perm, tmp = tmp, perm
+	if !increasing(seqs) {
+		perm, tmp = radixSort(perm, tmp, signFlipped(seqs))
 	}
+	perm, _ = radixSort(perm, tmp, signFlipped(keyVals))
 	last := perm[:0] // the surviving rows, in key order (overwrites perm behind the reading position)
 	for i, p := range perm {
 		if i+1 < n && keyVals[perm[i+1]] == keyVals[p] {
@@ -316,4 +248,53 @@ func dedupRadix(keyVals, sel, seqs []int64, kinds []spec.RowKind) ([]int64, []in
 		keys[i] = flat[i : i+1 : i+1]
 	}
 	return osel, oseq, okind, keys
+}
+
+// increasing reports whether s is strictly increasing (rows in sequence-number order, as Write gives them).
+func increasing(s []int64) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] <= s[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// signFlipped is vals in unsigned order: the sign bit flipped.
+func signFlipped(vals []int64) []uint64 {
+	u := make([]uint64, len(vals))
+	for i, v := range vals {
+		u[i] = uint64(v) ^ (1 << 63)
+	}
+	return u
+}
+
+// radixSort orders perm stably by vals[p] (an LSD radix sort through tmp, of perm's length) and
+// returns the sorted permutation and the spare buffer. Digit positions where every value has the
+// same byte are skipped.
+func radixSort(perm, tmp []int32, vals []uint64) ([]int32, []int32) {
+	n := len(perm)
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, v := range vals {
+			count[(v>>shift)&0xff]++
+		}
+		if n == 0 || count[(vals[0]>>shift)&0xff] == n {
+			continue // every value has this byte: the pass would not move a row
+		}
+		pos := 0
+		for d := range count {
+			c := count[d]
+			count[d] = pos
+			pos += c
+		}
+		for _, p := range perm {
+			d := (vals[p] >> shift) & 0xff
+			tmp[count[d]] = p
+			count[d]++
+		}
+		perm, tmp = tmp, perm
+	}
+	return perm, tmp
 }
