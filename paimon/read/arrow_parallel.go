@@ -56,14 +56,15 @@ func parallelRecords(ctx context.Context, t *table.Table, plan *Plan, o RecordsO
 		if err == nil {
 			err = r.Select(o.Columns)
 		}
+		// No deferred Unlock: mu is released around decoding and fn, and a panic there must stay the
+		// panic it is, not become an unlock of an unlocked mutex.
 		mu.Lock()
-		defer mu.Unlock()
 		for err == nil {
 			for failed == nil && claimed < n && claimed >= emitted+window {
 				cond.Wait()
 			}
 			if failed != nil || claimed >= n {
-				return nil
+				break
 			}
 			k := claimed
 			claimed++
@@ -96,6 +97,7 @@ func parallelRecords(ctx context.Context, t *table.Table, plan *Plan, o RecordsO
 			failed = err
 		}
 		cond.Broadcast()
+		mu.Unlock()
 		return nil
 	}
 	fns := make([]func() error, o.Workers)
