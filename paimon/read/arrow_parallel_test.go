@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/lakeload/lakeload/paimon/table"
 )
 
 // goRunner runs every function on a goroutine of its own, as job's runner does.
@@ -26,38 +27,49 @@ func goRunner(fns []func() error) error {
 	return first
 }
 
+// parallelPlan makes a primary-key table of the given buckets from three commits of keys keys
+// (overlapping, so splits merge) and plans it; it fails unless the plan has at least minSplits splits.
+func parallelPlan(t *testing.T, buckets string, keys, minSplits int) (*table.Table, *Plan) {
+	t.Helper()
+	tbl := rtTable(t, mergeCols, []string{"p"}, mergePK, map[string]string{"bucket": buckets})
+	for c := 0; c < 3; c++ {
+		var ch []rtChange
+		for k := c; k < keys; k += 2 {
+			ch = append(ch, rtIns(mergeRow(k, int64(c*1000+k), nil)...))
+		}
+		rtCommit(t, tbl, ch...)
+	}
+	plan, err := Scan(context.Background(), tbl, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Splits) < minSplits {
+		t.Fatalf("want at least %d splits, got %d", minSplits, len(plan.Splits))
+	}
+	return tbl, plan
+}
+
+// rowStrings renders each row of rec as its values joined by "|".
+func rowStrings(rec arrow.RecordBatch) []string {
+	var out []string
+	for i := 0; i < int(rec.NumRows()); i++ {
+		var cells []string
+		for _, c := range rec.Columns() {
+			cells = append(cells, c.ValueStr(i))
+		}
+		out = append(out, strings.Join(cells, "|"))
+	}
+	return out
+}
+
 // TestRecordsParallelConcurrentRunner: with the functions really running together (and fn slow on
 // some batches, so that splits finish out of turn and are held), fn is never called concurrently,
 // sees the serial output row for row, and gets each error once; a runner that runs no function is
 // an error, not an empty result.
 func TestRecordsParallelConcurrentRunner(t *testing.T) {
-	tbl := rtTable(t, mergeCols, []string{"p"}, mergePK, map[string]string{"bucket": "5"})
-	for c := 0; c < 3; c++ {
-		var ch []rtChange
-		for k := c; k < 400; k += 2 {
-			ch = append(ch, rtIns(mergeRow(k, int64(c*1000+k), nil)...))
-		}
-		rtCommit(t, tbl, ch...)
-	}
 	ctx := context.Background()
-	plan, err := Scan(ctx, tbl, ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(plan.Splits) < 6 {
-		t.Fatalf("want several splits, got %d", len(plan.Splits))
-	}
-	rows := func(rec arrow.RecordBatch) []string {
-		var out []string
-		for i := 0; i < int(rec.NumRows()); i++ {
-			var cells []string
-			for _, c := range rec.Columns() {
-				cells = append(cells, c.ValueStr(i))
-			}
-			out = append(out, strings.Join(cells, "|"))
-		}
-		return out
-	}
+	tbl, plan := parallelPlan(t, "5", 400, 6)
+	rows := rowStrings
 	var serial []string
 	if err := RecordsWith(ctx, tbl, plan, RecordsOptions{BatchSize: 16}, func(rec arrow.RecordBatch) error {
 		serial = append(serial, rows(rec)...)

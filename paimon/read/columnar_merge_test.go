@@ -190,35 +190,15 @@ func reverseRunner(fns []func() error) error {
 	return first
 }
 
-// TestRecordsParallelKeepsPlanOrder: RecordsWith with a Parallel runner (here running each group's
-// splits in reverse) yields the serial output, row for row, and its errors.
+// TestRecordsParallelKeepsPlanOrder: RecordsWith with a Parallel runner (here running its functions
+// one after another, last first) yields the serial output, row for row, and its errors.
 func TestRecordsParallelKeepsPlanOrder(t *testing.T) {
-	tbl := rtTable(t, mergeCols, []string{"p"}, mergePK, map[string]string{"bucket": "3"})
-	for c := 0; c < 3; c++ {
-		var ch []rtChange
-		for k := c; k < 200; k += 2 {
-			ch = append(ch, rtIns(mergeRow(k, int64(c*1000+k), nil)...))
-		}
-		rtCommit(t, tbl, ch...)
-	}
 	ctx := context.Background()
-	plan, err := Scan(ctx, tbl, ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(plan.Splits) < 4 {
-		t.Fatalf("want several splits, got %d", len(plan.Splits))
-	}
+	tbl, plan := parallelPlan(t, "3", 200, 4)
 	read := func(o RecordsOptions) []string {
 		var out []string
 		err := RecordsWith(ctx, tbl, plan, o, func(rec arrow.RecordBatch) error {
-			for i := 0; i < int(rec.NumRows()); i++ {
-				var cells []string
-				for _, c := range rec.Columns() {
-					cells = append(cells, c.ValueStr(i))
-				}
-				out = append(out, strings.Join(cells, "|"))
-			}
+			out = append(out, rowStrings(rec)...)
 			return nil
 		})
 		if err != nil {
@@ -235,7 +215,7 @@ func TestRecordsParallelKeepsPlanOrder(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	err = RecordsWith(ctx, tbl, plan, RecordsOptions{BatchSize: 16, Parallel: reverseRunner, Workers: 2}, func(arrow.RecordBatch) error {
+	err := RecordsWith(ctx, tbl, plan, RecordsOptions{BatchSize: 16, Parallel: reverseRunner, Workers: 2}, func(arrow.RecordBatch) error {
 		if n++; n == 3 {
 			return stop
 		}
