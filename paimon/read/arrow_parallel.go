@@ -53,8 +53,10 @@ func parallelRecords(ctx context.Context, t *table.Table, plan *Plan, o RecordsO
 	}
 	worker := func() error {
 		r, err := NewReader(t, plan.Schema)
+		var ms *colMergeSpec
 		if err == nil {
 			err = r.Select(o.Columns)
+			ms = r.columnarMergeSpec(schema) // the reader's, the same for every split it reads
 		}
 		// No deferred Unlock: mu is released around decoding and fn, and a panic there must stay the
 		// panic it is, not become an unlock of an unlocked mutex.
@@ -80,7 +82,7 @@ func parallelRecords(ctx context.Context, t *table.Table, plan *Plan, o RecordsO
 					return nil
 				}
 			}
-			err = r.splitRecords(ctx, plan.Splits[k], r.columnarMergeSpec(schema), schema, o.BatchSize, emit)
+			err = r.splitRecords(ctx, plan.Splits[k], ms, schema, o.BatchSize, emit)
 			mu.Lock()
 			held[k], done[k] = recs, true
 			if err == nil && stream {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/lakeload/lakeload/fileio"
-	"github.com/lakeload/lakeload/paimon/format/parquet"
 	"github.com/lakeload/lakeload/paimon/mergetree"
 	"github.com/lakeload/lakeload/paimon/spec"
 	"github.com/lakeload/lakeload/paimon/spec/dv"
@@ -125,39 +122,4 @@ func (fr *fileReader) readDV(ctx context.Context, d DeletionFile) (dv.DeletionVe
 	}
 	defer f.Close()
 	return dv.ReadDeletionVector(f, d.Meta)
-}
-
-// forEachBatch reads the given columns of a data file in batches.
-func forEachBatch(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, fn func(arrow.RecordBatch) error) error {
-	return forEachBatchSized(ctx, fs, path, size, columns, batchRows, fn)
-}
-
-// forEachBatchSized reads the given columns of a data file in batches of at most rows rows.
-func forEachBatchSized(ctx context.Context, fs fileio.FileIO, path string, size int64, columns []string, rows int64, fn func(arrow.RecordBatch) error) error {
-	f, err := fs.Open(ctx, path)
-	if err != nil {
-		return fmt.Errorf("open data file %s: %w", path, err)
-	}
-	defer f.Close()
-	if size <= 0 {
-		size = f.Size()
-	}
-	rd, err := parquet.OpenReader(f, size)
-	if err != nil {
-		return fmt.Errorf("data file %s: %w", path, err)
-	}
-	it, err := rd.Read(ctx, columns, rows)
-	if err != nil {
-		return fmt.Errorf("data file %s: %w", path, err)
-	}
-	defer it.Release()
-	for it.Next() {
-		if err := fn(it.RecordBatch()); err != nil {
-			return err
-		}
-	}
-	if err := it.Err(); err != nil {
-		return fmt.Errorf("data file %s: %w", path, err)
-	}
-	return nil
 }
